@@ -1,0 +1,191 @@
+// buildcop.config.json: loaded and validated. The key names are a contract (README "Configuration").
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface PromotionGateConfig {
+  name: string;
+  /** job names or regexes */
+  blockingJobs: string[];
+  informingJobs: string[];
+}
+
+export interface Config {
+  prow: { url: string; jobs?: string };
+  gcs?: { url: string };
+  bugzilla?: { url: string; query?: string };
+  jira?: { url: string; jql?: string };
+  github?: { url: string; repos: string[]; token?: string };
+  releaseController?: { url: string; streams: string[] };
+  promotion?: PromotionGateConfig[];
+  /** regexes of test names left out of the hot list; replaces the default list when present */
+  ignoreTests?: string[];
+  /** ingest tuning; every key optional */
+  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number };
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number';
+type Shape = Record<string, { type: FieldType | Record<string, unknown>; required?: boolean }>;
+
+const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
+  prow: { url: { type: 'url', required: true }, jobs: { type: 'regex' } },
+  gcs: { url: { type: 'url', required: true } },
+  bugzilla: { url: { type: 'url', required: true }, query: { type: 'string' } },
+  jira: { url: { type: 'url', required: true }, jql: { type: 'string' } },
+  github: { url: { type: 'url', required: true }, repos: { type: 'string[]', required: true }, token: { type: 'string' } },
+  releaseController: { url: { type: 'url', required: true }, streams: { type: 'string[]', required: true } },
+  promotion: 'promotion',
+  ignoreTests: 'regex[]',
+  ingest: {
+    concurrency: { type: 'number' },
+    maxFileBytes: { type: 'number' },
+    retries: { type: 'number' },
+    timeoutMs: { type: 'number' },
+  },
+};
+
+const GATE_SHAPE: Shape = {
+  name: { type: 'string', required: true },
+  blockingJobs: { type: 'regex[]', required: true },
+  informingJobs: { type: 'regex[]' },
+};
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+function checkField(key: string, value: unknown, type: FieldType): void {
+  const fail = (want: string) => {
+    throw new ConfigError(`config key "${key}" must be ${want}, got ${typeName(value)}`);
+  };
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') fail('a string');
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail('a positive number');
+      return;
+    case 'url': {
+      if (typeof value !== 'string') fail('a URL string');
+      let u: URL;
+      try {
+        u = new URL(value as string);
+      } catch {
+        throw new ConfigError(`config key "${key}" is not a valid URL: ${JSON.stringify(value)}`);
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+        throw new ConfigError(`config key "${key}" must be an http(s) URL, got ${JSON.stringify(value)}`);
+      }
+      return;
+    }
+    case 'regex':
+      if (typeof value !== 'string') fail('a regular expression string');
+      compileRegex(key, value as string);
+      return;
+    case 'string[]':
+    case 'regex[]':
+      if (!Array.isArray(value) || value.some((s) => typeof s !== 'string')) fail('an array of strings');
+      if (type === 'regex[]') (value as string[]).forEach((s, i) => compileRegex(`${key}[${i}]`, s));
+      return;
+  }
+}
+
+function compileRegex(key: string, source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (e) {
+    throw new ConfigError(`config key "${key}" is not a valid regular expression: ${(e as Error).message}`);
+  }
+}
+
+function checkObject(prefix: string, value: unknown, shape: Shape): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`config key "${prefix}" must be an object, got ${typeName(value)}`);
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (!(k in shape)) {
+      throw new ConfigError(`unknown config key "${prefix}.${k}" (known: ${Object.keys(shape).join(', ')})`);
+    }
+  }
+  for (const [k, spec] of Object.entries(shape)) {
+    if (obj[k] === undefined) {
+      if (spec.required) throw new ConfigError(`config key "${prefix}.${k}" is required`);
+      continue;
+    }
+    checkField(`${prefix}.${k}`, obj[k], spec.type as FieldType);
+  }
+}
+
+/** Validates parsed JSON; throws ConfigError naming the offending key. */
+export function validateConfig(raw: unknown): Config {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(`the configuration must be a JSON object, got ${typeName(raw)}`);
+  }
+  const obj = raw as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (!(k in SECTIONS)) throw new ConfigError(`unknown config key "${k}" (known: ${Object.keys(SECTIONS).join(', ')})`);
+  }
+  if (obj.prow === undefined) throw new ConfigError('config key "prow" is required');
+  for (const [k, shape] of Object.entries(SECTIONS)) {
+    if (obj[k] === undefined) continue;
+    if (shape === 'regex[]') checkField(k, obj[k], 'regex[]');
+    else if (shape === 'promotion') {
+      if (!Array.isArray(obj[k])) throw new ConfigError(`config key "promotion" must be an array, got ${typeName(obj[k])}`);
+      (obj[k] as unknown[]).forEach((g, i) => checkObject(`promotion[${i}]`, g, GATE_SHAPE));
+    } else checkObject(k, obj[k], shape);
+  }
+  const config = obj as unknown as Config;
+  for (const gate of config.promotion ?? []) gate.informingJobs ??= [];
+  return config;
+}
+
+export const DEFAULT_CONFIG_FILE = 'buildcop.config.json';
+
+/** Where the config lives: --config, else BUILDCOP_CONFIG, else ./buildcop.config.json. */
+export function configPath(explicit?: string): string {
+  return path.resolve(explicit ?? process.env.BUILDCOP_CONFIG ?? DEFAULT_CONFIG_FILE);
+}
+
+export function loadConfig(explicit?: string): Config {
+  const file = configPath(explicit);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read configuration ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`configuration ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  try {
+    return validateConfig(raw);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Like loadConfig, but a missing file is not an error (pages work without one). */
+export function loadConfigIfPresent(explicit?: string): Config | undefined {
+  const file = configPath(explicit);
+  if (!explicit && !fs.existsSync(file)) return undefined;
+  return loadConfig(explicit);
+}
+
+/** The hosts ingest may contact: only those named in the configuration. */
+export function allowedHosts(config: Config): Set<string> {
+  const urls = [config.prow.url, config.gcs?.url, config.bugzilla?.url, config.jira?.url, config.github?.url, config.releaseController?.url];
+  return new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).host));
+}

@@ -1,0 +1,204 @@
+// The database connection: SQLite (embedded default) or PostgreSQL, chosen by DATABASE_URL.
+// Hot paths and aggregates use the driver directly through this small dialect layer; Prisma is the
+// schema, the migrations and the client for ordinary reads and writes (lib/store/prisma.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Pool, PoolClient } from 'pg';
+import { migrate } from './migrate';
+
+const require = createRequire(import.meta.url);
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Param = string | number | bigint | null | Buffer | boolean;
+
+/** Minimal async SQL interface with `?` placeholders on both engines. */
+export interface Sql {
+  readonly dialect: Dialect;
+  all<T = Record<string, unknown>>(sql: string, params?: Param[]): Promise<T[]>;
+  get<T = Record<string, unknown>>(sql: string, params?: Param[]): Promise<T | undefined>;
+  run(sql: string, params?: Param[]): Promise<number>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+  /** Runs fn in one transaction; nested calls join the outer one. */
+  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+export interface Database extends Sql {
+  readonly url: string;
+  close(): Promise<void>;
+  /** the raw better-sqlite3 handle (SQLite only), for the bulk write path */
+  readonly sqlite?: BetterSqlite3.Database;
+}
+
+export const DEFAULT_SQLITE_URL = 'file:./data/buildcop.db';
+
+export function databaseUrl(explicit?: string): string {
+  return explicit ?? process.env.DATABASE_URL ?? DEFAULT_SQLITE_URL;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  if (url.startsWith('file:') || url === ':memory:') return 'sqlite';
+  throw new Error(`DATABASE_URL must be file:PATH (SQLite) or postgresql://... , got ${JSON.stringify(url)}`);
+}
+
+export function sqliteFile(url: string): string {
+  const p = url.replace(/^file:/, '').replace(/\?.*$/, '');
+  return p === ':memory:' ? p : path.resolve(p);
+}
+
+/** Converts `?` placeholders to `$1, $2 ...` (no `?` appears inside our SQL string literals). */
+export function toPgPlaceholders(sql: string): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+}
+
+class SqliteDb implements Database {
+  readonly dialect = 'sqlite' as const;
+  private stmts = new Map<string, BetterSqlite3.Statement>();
+  private depth = 0;
+  constructor(readonly url: string, readonly sqlite: BetterSqlite3.Database) {}
+
+  private prep(sql: string): BetterSqlite3.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.sqlite.prepare(sql);
+      if (this.stmts.size > 500) this.stmts.clear();
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+  private static bind(params: Param[]): unknown[] {
+    return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  }
+  async all<T>(sql: string, params: Param[] = []): Promise<T[]> {
+    return this.prep(sql).all(...SqliteDb.bind(params)) as T[];
+  }
+  async get<T>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return this.prep(sql).get(...SqliteDb.bind(params)) as T | undefined;
+  }
+  async run(sql: string, params: Param[] = []): Promise<number> {
+    return this.prep(sql).run(...SqliteDb.bind(params)).changes;
+  }
+  async exec(script: string): Promise<void> {
+    this.sqlite.exec(script);
+  }
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.depth > 0) return fn(this);
+    // BEGIN IMMEDIATE takes the write lock up front so concurrent writers wait (busy_timeout)
+    // instead of failing half-way. The callback may await, but only on this connection.
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.depth++;
+    try {
+      const result = await fn(this);
+      this.sqlite.exec('COMMIT');
+      return result;
+    } catch (e) {
+      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+  async close(): Promise<void> {
+    this.stmts.clear();
+    if (this.sqlite.open) this.sqlite.close();
+  }
+}
+
+class PgConn implements Sql {
+  readonly dialect = 'postgres' as const;
+  constructor(private client: Pool | PoolClient, private inTx: boolean) {}
+  async all<T>(sql: string, params: Param[] = []): Promise<T[]> {
+    const r = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
+    return r.rows as T[];
+  }
+  async get<T>(sql: string, params: Param[] = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+  async run(sql: string, params: Param[] = []): Promise<number> {
+    const r = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
+    return r.rowCount ?? 0;
+  }
+  async exec(script: string): Promise<void> {
+    await this.client.query(script);
+  }
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.inTx) return fn(this);
+    const client = await (this.client as Pool).connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new PgConn(client, true));
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+class PgDb extends PgConn implements Database {
+  constructor(readonly url: string, private pool: Pool) {
+    super(pool, false);
+  }
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function openSqlite(url: string): Database {
+  const Driver = require('better-sqlite3') as typeof BetterSqlite3;
+  const file = sqliteFile(url);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Driver(file);
+  db.pragma('journal_mode = WAL'); // the dashboard reads while ingest writes
+  db.pragma('synchronous = NORMAL'); // durable at each WAL checkpoint; a kill -9 loses no committed run
+  db.pragma('busy_timeout = 10000');
+  db.pragma('foreign_keys = ON');
+  db.defaultSafeIntegers(false);
+  return new SqliteDb(url, db);
+}
+
+function openPostgres(url: string): Database {
+  const pg = require('pg') as typeof import('pg');
+  // bigint (20) and numeric (1700) arrive as strings by default; our values fit a double.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  pg.types.setTypeParser(1700, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  pool.on('error', () => undefined); // an idle client's network error must not crash the process
+  return new PgDb(url, pool);
+}
+
+const opened = new Map<string, Promise<Database>>();
+
+/** Opens (once per URL per process) and migrates the database. */
+export function openDatabase(explicitUrl?: string): Promise<Database> {
+  const url = databaseUrl(explicitUrl);
+  let p = opened.get(url);
+  if (!p) {
+    p = (async () => {
+      const db = dialectOf(url) === 'sqlite' ? openSqlite(url) : openPostgres(url);
+      try {
+        await migrate(db);
+      } catch (e) {
+        await db.close().catch(() => undefined);
+        throw e;
+      }
+      return db;
+    })();
+    p.catch(() => opened.delete(url));
+    opened.set(url, p);
+  }
+  return p;
+}
+
+/** Closes a database opened with openDatabase and forgets it. */
+export async function closeDatabase(db: Database): Promise<void> {
+  opened.delete(db.url);
+  await db.close();
+}
