@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { validateConfig, allowedHosts } from '../lib/config';
+
+const full = {
+  prow: { url: 'https://prow.ci.openshift.org', jobs: '^periodic-' },
+  gcs: { url: 'https://storage.googleapis.com' },
+  bugzilla: { url: 'https://bugzilla.redhat.com', query: 'OPEN' },
+  jira: { url: 'https://issues.redhat.com', jql: 'project = OCPBUGS' },
+  releaseController: { url: 'https://amd64.ocp.releases.ci.openshift.org', streams: ['4.2.0-0.nightly'] },
+  promotion: [{ name: 'machine-os-content 4.1', blockingJobs: ['release-promote-openshift-machine-os-content-e2e-aws-4.1'], informingJobs: [] }],
+};
+
+describe('config', () => {
+  it('accepts the documented example', () => {
+    const c = validateConfig(full);
+    expect(c.promotion?.[0].blockingJobs).toHaveLength(1);
+    expect([...allowedHosts(c)].sort()).toEqual(
+      ['amd64.ocp.releases.ci.openshift.org', 'bugzilla.redhat.com', 'issues.redhat.com', 'prow.ci.openshift.org', 'storage.googleapis.com'],
+    );
+  });
+  it('needs only prow', () => {
+    expect(validateConfig({ prow: { url: 'http://127.0.0.1:1' } }).gcs).toBeUndefined();
+    expect(() => validateConfig({})).toThrow(/"prow" is required/);
+  });
+  it('names unknown keys and wrong types', () => {
+    expect(() => validateConfig({ ...full, bugzila: {} })).toThrow(/unknown config key "bugzila"/);
+    expect(() => validateConfig({ prow: { url: 'http://x', job: 'a' } })).toThrow(/unknown config key "prow.job"/);
+    expect(() => validateConfig({ prow: { url: 42 } })).toThrow(/"prow.url" must be a URL string, got a number/);
+    expect(() => validateConfig({ prow: { url: 'ftp://x' } })).toThrow(/"prow.url" must be an http\(s\) URL/);
+    expect(() => validateConfig({ prow: { url: 'http://x', jobs: '(' } })).toThrow(/"prow.jobs" is not a valid regular expression/);
+    expect(() => validateConfig({ ...full, releaseController: { url: 'http://x', streams: 'a' } })).toThrow(/"releaseController.streams" must be an array of strings/);
+    expect(() => validateConfig({ ...full, promotion: [{ name: 'x' }] })).toThrow(/"promotion\[0\].blockingJobs" is required/);
+    expect(() => validateConfig({ ...full, promotion: {} })).toThrow(/"promotion" must be an array/);
+  });
+});
