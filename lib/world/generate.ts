@@ -1,0 +1,93 @@
+// Entry point of the sample-world generator: 14 days of Prow CI history ending at `end`, written in
+// the real services' file shapes so ingest can be tested offline (through lib/replay). Deterministic
+// for the same (end, seed): every random choice comes from a seeded PRNG, no clock is read.
+import fs from 'node:fs';
+import path from 'node:path';
+import { BUCKET, PROMOTION_GATES, REPLAY_PLACEHOLDER, STREAMS } from './catalog';
+import { ObjectWriter, deckJobsFile, worldRunFor, writeRunArtifacts } from './artifacts';
+import { Rng } from './rng';
+import { simulate } from './runs';
+import { makeSchedule } from './schedule';
+import { makeReleaseStreams, makeTrackers } from './trackers';
+import { computeTruth } from './truth';
+import { WORLD_GENERATOR_VERSION, type WorldManifest, type WorldObject } from './types';
+
+export const DEFAULT_WORLD_SEED = 20191120;
+
+export interface GenerateWorldOptions {
+  dir: string;
+  end: Date;
+  seed?: number;
+}
+
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+function writeFile(root: string, rel: string, text: string): void {
+  const file = path.join(root, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** buildcop.config.json with "http://REPLAY" where the replay server's URL goes */
+export function configTemplate(): Record<string, unknown> {
+  return {
+    prow: { url: REPLAY_PLACEHOLDER },
+    gcs: { url: REPLAY_PLACEHOLDER },
+    bugzilla: { url: REPLAY_PLACEHOLDER },
+    jira: { url: REPLAY_PLACEHOLDER },
+    github: { url: REPLAY_PLACEHOLDER, repos: ['kubernetes/kubernetes'] },
+    releaseController: { url: REPLAY_PLACEHOLDER, streams: [STREAMS['4.1'], STREAMS['4.2']] },
+    promotion: PROMOTION_GATES.map((g) => ({ name: g.name, blockingJobs: g.blockingJobs, informingJobs: g.informingJobs })),
+  };
+}
+
+export async function generateWorld(opts: GenerateWorldOptions): Promise<WorldManifest> {
+  const seed = opts.seed ?? DEFAULT_WORLD_SEED;
+  const endUnix = Math.floor(opts.end.getTime() / 1000);
+  if (!Number.isFinite(endUnix)) throw new Error(`generateWorld: invalid end ${String(opts.end)}`);
+  const root = opts.dir;
+  fs.mkdirSync(root, { recursive: true });
+  const rng = new Rng(`world:${seed}:${endUnix}`);
+
+  const schedule = makeSchedule(rng.fork('schedule'), endUnix);
+  const sim = simulate(schedule, rng.fork('simulate'));
+
+  const writer = new ObjectWriter(root);
+  const extraObjects: WorldObject[] = [];
+  const worldRuns = sim.runs.map(worldRunFor);
+  for (const [i, run] of sim.runs.entries()) extraObjects.push(...writeRunArtifacts(run, worldRuns[i], writer));
+
+  const trackers = makeTrackers(schedule, sim);
+  const streams = makeReleaseStreams(schedule, sim);
+  const files = {
+    bugzilla: 'bugzilla/bugs.json',
+    jira: 'jira/issues.json',
+    github: Object.fromEntries(Object.keys(trackers.github).map((repo) => [repo, `github/${repo}/issues.json`])),
+    deckJobs: 'deck/jobs.json',
+    truth: 'truth.json',
+  };
+  writeFile(root, files.bugzilla, json({ bugs: trackers.bugzilla }));
+  writeFile(root, files.jira, json({ issues: trackers.jira }));
+  for (const [repo, rel] of Object.entries(files.github)) writeFile(root, rel, json({ issues: trackers.github[repo] }));
+  writeFile(root, files.deckJobs, deckJobsFile(worldRuns));
+  writeFile(root, 'release-controller/streams.json', json({ streams }));
+
+  const manifest: WorldManifest = {
+    generatorVersion: WORLD_GENERATOR_VERSION,
+    seed,
+    end: new Date(endUnix * 1000).toISOString(),
+    endUnix,
+    startUnix: schedule.startUnix,
+    bucket: BUCKET,
+    runs: worldRuns,
+    extraObjects: extraObjects.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    releaseStreams: streams,
+    files,
+  };
+  const truth = computeTruth(schedule, sim, worldRuns, trackers, streams);
+  writeFile(root, files.truth, json(truth));
+  writeFile(root, 'buildcop.config.json.template', json(configTemplate()));
+  // world.json last: its presence marks a complete world
+  writeFile(root, 'world.json', JSON.stringify(manifest));
+  return manifest;
+}
