@@ -1,0 +1,515 @@
+// Failure-text normalisation and the text primitives of Kubernetes triage
+// (kubernetes/test-infra triage/summarize/text.go, and the older triage/summarize.py), ported so that
+// buildcop groups failures the way triage does and passes triage's own test vectors.
+//
+// Regexes are written out with ASCII classes instead of `.`, `\s`, `\S`: Go's RE2 classes are ASCII
+// and its `.` only excludes "\n", while JavaScript's are Unicode-aware and `.` also excludes "\r".
+import { createHash } from 'node:crypto';
+
+/** Triage's defaultMaxClusterTextLength: longer normalised texts are cut to their two ends. */
+export const DEFAULT_MAX_CLUSTER_TEXT_LENGTH = 10000;
+export const TRUNCATED_SEPARATOR = '\n...[truncated]...\n';
+
+const SP = '[\\t\\n\\f\\r ]'; // Go's \s
+const NS = '[^\\t\\n\\f\\r ]'; // Go's \S
+const ANY = '[^\\n]'; // Go's .
+
+// Dates and times → "TIME" (triage's flakeReasonDateRE plus the "12/10/25 13:52:29.244" Ginkgo form).
+const DATE_RE = new RegExp(
+  [
+    `[A-Z][a-z]{2}, \\d+ \\w+ 2\\d{3} [\\d\\x2e-\\x3a ]*(?:[-+]\\d+)?`,
+    `\\w{3}${SP}+\\d{1,2} \\d+:\\d+:\\d+(?:\\.\\d+)?`,
+    `(?:\\d{4}-\\d\\d-\\d\\d${ANY}|${ANY}\\d{4} )\\d\\d:\\d\\d:\\d\\d(?:${ANY}\\d+)?`,
+    `\\d\\d/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?`,
+  ].join('|'),
+  'g',
+);
+
+// Noisy tokens → "UNIQ<n>", numbered by first appearance: triage's flakeReasonOrdinalRE, then the
+// node, pod and line-number forms that triage's TestNormalizeNodeNames / TestPodFailureClusteringSameID
+// require. This regex is the specification; `replaceOrdinals` below is a hand-written matcher with the
+// same leftmost-first semantics (V8 runs a regex this wide slowly), checked against it in the tests.
+export const TRIAGE_ORDINAL_RE = new RegExp(
+  [
+    '0x[0-9a-fA-F]+', // hex constants
+    '\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}(?::\\d+)?', // IPs (and versions) + optional port
+    `[0-9a-fA-F]{8}-${NS}{4}-${NS}{4}-${NS}{4}-${NS}{12}(?:-\\d+)?`, // UUIDs + trailing digits
+    '[0-9a-f]{12,32}', // hex garbage
+    '(?:minion-group-|default-pool-)[-0-9a-z]{4,}', // GCE node names
+    '\\bnodes-[-0-9a-z]{4,}', // kops/GKE-style node names: nodes-us-west1-a-w0fq
+    '\\bi-[0-9a-f]{8,17}\\b', // AWS instance ids
+    '\\bkind-(?:control-plane|worker)\\d*', // kind nodes
+    '\\b[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*(?:-\\d+){2,}\\b', // pods with numeric suffixes: pod-x-2-14
+    '\\.go:\\d+', // Go source lines
+    // Kubernetes random name suffixes (vowel-free alphabet, or e2e's numeric ones) and the delimiter
+    // after them, as triage's vectors show: `"test-7mhp"` → `"testUNIQ1`
+    '-[bcdfghjklmnpqrstvwxz0-9]{4,5}[\\t\\n\\f\\r "/]',
+  ].join('|'),
+  'g',
+);
+
+// Character classes for the scanner, one bit each; bytes 128-255 (non-ASCII) have none.
+const DIGIT = 1, LHEX = 2, HEX = 4, LOWER = 8, LALNUM = 16, WORD = 32, SUFFIX = 64, NODE = 128;
+const CLASS = (() => {
+  const table = new Uint8Array(256);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    const bits: Array<[RegExp, number]> = [
+      [/[0-9]/, DIGIT], [/[0-9a-f]/, LHEX], [/[0-9a-fA-F]/, HEX], [/[a-z]/, LOWER], [/[a-z0-9]/, LALNUM],
+      [/\w/, WORD], [/[bcdfghjklmnpqrstvwxz0-9]/, SUFFIX], [/[-0-9a-z]/, NODE],
+    ];
+    for (const [re, bit] of bits) if (re.test(ch)) table[c] |= bit;
+  }
+  return table;
+})();
+// Bytes that may start a match anywhere (hex digits, "minion-group-", ".go:", "-suffix"); the other
+// lowercase letters only start one at a word boundary.
+const STARTS_ANYWHERE = (() => {
+  const table = new Uint8Array(256);
+  for (const ch of '0123456789abcdefABCDEFm.-') table[ch.charCodeAt(0)] = 1;
+  return table;
+})();
+const PAD = 64; // zero bytes after the text, so look-ahead never needs a bounds check
+
+let bytes = Buffer.alloc(1 << 16);
+/** The text as one byte per UTF-16 unit, non-ASCII as 0x80 (no class, not a space), zero padded. */
+function toBytes(s: string): Uint8Array {
+  if (bytes.length < s.length + PAD) bytes = Buffer.alloc(Math.max(s.length + PAD, bytes.length * 2));
+  const b = bytes;
+  b.write(s, 0, 'latin1');
+  if (NON_ASCII_RE.test(s)) for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) b[i] = 0x80;
+  b.fill(0, s.length, s.length + PAD);
+  return b;
+}
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+
+const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+function run(b: Uint8Array, i: number, flag: number, max: number): number {
+  let j = i;
+  const stop = i + max;
+  while (j < stop && CLASS[b[j]] & flag) j++;
+  return j - i;
+}
+function bytesAre(b: Uint8Array, i: number, literal: Uint8Array): boolean {
+  for (let k = 0; k < literal.length; k++) if (b[i + k] !== literal[k]) return false;
+  return true;
+}
+const ascii = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+const MINION = ascii('minion-group-'), DEFAULT_POOL = ascii('default-pool-'), NODES = ascii('nodes-');
+const KIND = ascii('kind-'), CONTROL_PLANE = ascii('control-plane'), WORKER = ascii('worker'), GO = ascii('.go:');
+
+interface ScanState {
+  n: number;
+  podFailedUntil: number;
+}
+
+/** End of the TRIAGE_ORDINAL_RE match starting at p, or -1: alternatives tried in regex order. */
+function ordinalMatchEnd(b: Uint8Array, p: number, atBoundary: boolean, st: ScanState): number {
+  const c = b[p];
+  const f = CLASS[c];
+  if (f & HEX) {
+    if (c === 48 && b[p + 1] === 120 && CLASS[b[p + 2]] & HEX) return p + 2 + run(b, p + 2, HEX, st.n);
+    if (f & DIGIT) {
+      // \d{1,3}(\.\d{1,3}){3}: a group is the whole digit run (at most 3), then a dot for the first 3
+      let q = p;
+      let group = 0;
+      for (; group < 4; group++) {
+        const r = run(b, q, DIGIT, 3);
+        if (r === 0 || (group < 3 && b[q + r] !== 46)) break;
+        q += group < 3 ? r + 1 : r;
+      }
+      if (group === 4) {
+        if (b[q] === 58 && CLASS[b[q + 1]] & DIGIT) q += 2 + run(b, q + 2, DIGIT, st.n);
+        return q;
+      }
+    }
+    if (run(b, p, HEX, 8) === 8 && b[p + 8] === 45 && p + 36 <= st.n) {
+      let ok = true;
+      for (let i = p + 9; i < p + 36 && ok; i++) {
+        ok = i === p + 13 || i === p + 18 || i === p + 23 ? b[i] === 45 : !isSpace(b[i]);
+      }
+      if (ok) {
+        let q = p + 36;
+        if (b[q] === 45 && CLASS[b[q + 1]] & DIGIT) q += 2 + run(b, q + 2, DIGIT, st.n);
+        return q;
+      }
+    }
+    if (f & LHEX) {
+      const r = run(b, p, LHEX, 32);
+      if (r >= 12) return p + r;
+    }
+  }
+  if ((c === 109 && bytesAre(b, p, MINION)) || (c === 100 && bytesAre(b, p, DEFAULT_POOL))) {
+    const r = run(b, p + 13, NODE, st.n);
+    if (r >= 4) return p + 13 + r;
+  }
+  if (f & LOWER && atBoundary) {
+    if (c === 110 && bytesAre(b, p, NODES)) {
+      const r = run(b, p + 6, NODE, st.n);
+      if (r >= 4) return p + 6 + r;
+    }
+    if (c === 105 && b[p + 1] === 45) {
+      const r = run(b, p + 2, LHEX, 18);
+      if (r >= 8 && r <= 17 && !(CLASS[b[p + 2 + r]] & WORD)) return p + 2 + r;
+    }
+    if (c === 107 && bytesAre(b, p, KIND)) {
+      const q = bytesAre(b, p + 5, CONTROL_PLANE) ? p + 18 : bytesAre(b, p + 5, WORKER) ? p + 11 : -1;
+      if (q >= 0) return q + run(b, q, DIGIT, st.n);
+    }
+    if (p >= st.podFailedUntil) {
+      const end = podNameEnd(b, p, st);
+      if (end >= 0) return end;
+    }
+  }
+  if (c === 46 && bytesAre(b, p, GO) && CLASS[b[p + 4]] & DIGIT) return p + 5 + run(b, p + 5, DIGIT, st.n);
+  if (c === 45) {
+    const r = run(b, p + 1, SUFFIX, 6);
+    const d = b[p + 1 + r];
+    if ((r === 4 || r === 5) && (isSpace(d) || d === 34 || d === 47)) return p + 2 + r;
+  }
+  return -1;
+}
+
+// \b[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*(?:-\d+){2,}\b at a word start p. Segments are maximal runs
+// (a shorter run is followed by an alphanumeric, which nothing in the pattern accepts), so the only
+// backtracking is giving back the last numeric segment when no word boundary follows it. When it
+// fails, it fails the same way from every later word start of the same chain of words: recording that
+// keeps long "a-b-c-..." texts linear.
+function podNameEnd(b: Uint8Array, p: number, st: ScanState): number {
+  let q = p + run(b, p, LALNUM, st.n);
+  while (b[q] === 45 && CLASS[b[q + 1]] & LOWER) q += 1 + run(b, q + 1, LALNUM, st.n);
+  const lettersEnd = q;
+  let count = 0;
+  let previousEnd = -1;
+  while (b[q] === 45 && CLASS[b[q + 1]] & DIGIT) {
+    previousEnd = q;
+    q += 1 + run(b, q + 1, DIGIT, st.n);
+    count++;
+  }
+  if (count >= 2 && !(CLASS[b[q]] & WORD)) return q;
+  if (count >= 3) return previousEnd;
+  st.podFailedUntil = lettersEnd;
+  return -1;
+}
+
+/** Same result as `s.replace(TRIAGE_ORDINAL_RE, token)`, tokens numbered by first appearance. */
+export function replaceOrdinals(s: string): string {
+  const n = s.length;
+  const b = toBytes(s);
+  const st: ScanState = { n, podFailedUntil: 0 };
+  const seen = new Map<string, string>();
+  let out = '';
+  let copied = 0;
+  let previousIsWord = false;
+  for (let p = 0; p < n; ) {
+    const c = b[p];
+    const f = CLASS[c];
+    if (STARTS_ANYWHERE[c] || (f & LOWER && !previousIsWord)) {
+      const end = ordinalMatchEnd(b, p, !previousIsWord, st);
+      if (end >= 0) {
+        const match = s.slice(p, end);
+        let token = seen.get(match);
+        if (token === undefined) {
+          token = `UNIQ${seen.size + 1}`;
+          seen.set(match, token);
+        }
+        out += s.slice(copied, p) + token;
+        copied = p = end;
+        previousIsWord = (CLASS[b[end - 1]] & WORD) !== 0;
+        continue;
+      }
+    }
+    previousIsWord = (f & WORD) !== 0;
+    p++;
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+const MAP_RE = /map\[([^\][]*)\]/g;
+
+/** Triage's utils.RemoveDuplicateLines: drops lines equal to the line before them. */
+function removeConsecutiveDuplicateLines(text: string): string {
+  const lines = text.split('\n');
+  const kept = [lines[0]];
+  let previous = lines[0];
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] !== previous) kept.push(lines[i]);
+    previous = lines[i];
+  }
+  return kept.join('\n');
+}
+
+/**
+ * Triage's `normalize(s, maxClusterTextLength)`: dates → "TIME", noisy tokens → "UNIQ<n>", Go
+ * `map[...]` contents sorted, texts longer than maxLength de-duplicated by line and cut to their first
+ * and last maxLength/2 characters. Lengths are UTF-16 code units (Go counts bytes; equal for ASCII).
+ */
+export function normalizeFailureText(text: string, maxLength = DEFAULT_MAX_CLUSTER_TEXT_LENGTH): string {
+  // every date form has a ':' or ', ' in it
+  let s = text.includes(':') || text.includes(', ') ? text.replace(DATE_RE, 'TIME') : text;
+  if (s.includes('map[')) {
+    s = s.replace(MAP_RE, (_m, inner: string) => `map[${inner.split(' ').sort().join(' ')}]`);
+  }
+  s = replaceOrdinals(s);
+  if (s.length > maxLength) s = removeConsecutiveDuplicateLines(s);
+  if (s.length > maxLength) {
+    const half = Math.floor(maxLength / 2);
+    s = s.slice(0, half) + TRUNCATED_SEPARATOR + s.slice(s.length - half);
+  }
+  return s;
+}
+
+// buildcop's extra rules for OpenShift text, applied to triage's output. Quoted words are kept on
+// purpose ("Failed" vs "Running" is a different failure); only values that change from run to run go.
+// A rule runs only when the text contains its literal anchor (a cheap indexOf), if it has one.
+const K8S_ALNUM = '[bcdfghjklmnpqrstvwxz2456789]'; // k8s.io/apimachinery utilrand alphabet
+const EXTRA_RULES: Array<{ anchor?: string; re: RegExp; to: string }> = [
+  { anchor: 'goroutine ', re: /\bgoroutine \d+/g, to: 'goroutine N' },
+  { anchor: 'sha256:', re: /\bsha256:(?:UNIQ\d+|[0-9a-f])+/g, to: 'sha256:DIGEST' },
+  // OpenShift cluster endpoints: api.<cluster>.<domain>, <route>.apps.<cluster>.<domain>
+  { anchor: 'api', re: /\b(api-int|api)\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, to: '$1.CLUSTER' },
+  { anchor: '.apps.', re: /\b[A-Za-z0-9-]+\.apps\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, to: 'ROUTE.apps.CLUSTER' },
+  { anchor: 'ci-', re: /\bci-(op|ln)-[a-z0-9]{4,}(?:-[a-z0-9]{5})?\b/g, to: 'ci-$1-NS' },
+  { anchor: 'e2e-test-', re: /\be2e-test-([a-z0-9-]+?)-[a-z0-9]{5}\b/g, to: 'e2e-test-$1-NS' },
+  // replica set / deployment pods: name-<pod-template-hash>-<suffix> (suffix maybe already UNIQ'd)
+  { re: new RegExp(`-${K8S_ALNUM}{6,10}(?:-${K8S_ALNUM}{5}\\b|(?=UNIQ\\d))`, 'g'), to: '-HASH-XXXXX' },
+  { re: new RegExp(`-(?=[a-z]{0,4}[0-9])${K8S_ALNUM}{5}\\b`, 'g'), to: '-XXXXX' },
+  { anchor: '-', re: /-\d+-(deploy|build|hook-pre|hook-post|hook-mid)\b/g, to: '-N-$1' },
+  { anchor: 'esource', re: /(ResourceVersion: a: ")\d+(" b: ")\d+"/g, to: '$1N$2N"' },
+  { anchor: 'esource', re: /\b([Rr]esource[Vv]ersion["']?[:=] ?["']?)\d+/g, to: '$1N' },
+  // Go durations with a seconds unit: 1m23.5s, 2h0m0s, 500ms, 1.2µs (not quantities like "100m")
+  { re: /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ms|us|µs|ns|s)\b/g, to: 'DURATION' },
+  // ports after a host name (IP:port is already one UNIQ token)
+  { anchor: ':', re: /:(?<=(?:\.[A-Za-z]{2,24}|\blocalhost|\]):)\d{2,5}\b/g, to: ':PORT' },
+  { re: /\b\d{4,}(?:\.\d+)?\b/g, to: 'N' }, // resource versions, ports, byte counts, pids...
+];
+
+/**
+ * The text a failure is grouped by: triage's normalisation followed by buildcop's rules for values that
+ * differ per OpenShift run (resource versions, durations, ports, ci-op-/e2e-test- namespaces, generated
+ * pod names, cluster host names, goroutine numbers, sha256 digests, long decimal numbers).
+ */
+export function signatureText(raw: string): string {
+  let s = normalizeFailureText(raw);
+  for (const rule of EXTRA_RULES) if (rule.anchor === undefined || s.includes(rule.anchor)) s = s.replace(rule.re, rule.to);
+  return s;
+}
+
+// ---- ngram counts: a 64-bucket histogram of crc32(4-character window) ----
+
+export const NGRAM_BUCKETS = 64;
+
+const CRC_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c;
+  }
+  return table;
+})();
+
+function crc32(bytes: ArrayLike<number>, length: number): number {
+  let c = -1;
+  for (let i = 0; i < length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return ~c;
+}
+
+// crc32 of a 4-byte message is affine in its bits, so its low 6 bits are a constant xor one table
+// entry per byte position: four lookups per ngram instead of a full crc.
+const NGRAM_BYTE_TABLES = (() => {
+  const tables = [new Uint8Array(256), new Uint8Array(256), new Uint8Array(256), new Uint8Array(256)];
+  const zero = crc32([0, 0, 0, 0], 4);
+  for (let pos = 0; pos < 4; pos++) {
+    for (let b = 0; b < 256; b++) {
+      const msg = [0, 0, 0, 0];
+      msg[pos] = b;
+      tables[pos][b] = (crc32(msg, 4) ^ zero) & (NGRAM_BUCKETS - 1);
+    }
+  }
+  return { tables, base: zero & (NGRAM_BUCKETS - 1) };
+})();
+
+/**
+ * Triage's makeNgramCounts: bucket counts of crc32 over every window of 4 characters (code points,
+ * each window UTF-8 encoded, as the Python triage did; for ASCII text this is identical to Go's bytes).
+ */
+export function ngramCounts(s: string): Int32Array {
+  const counts = new Int32Array(NGRAM_BUCKETS);
+  if (!NON_ASCII_RE.test(s)) {
+    const [t0, t1, t2, t3] = NGRAM_BYTE_TABLES.tables;
+    const b = toBytes(s);
+    let x0 = b[0], x1 = b[1], x2 = b[2];
+    for (let x = 3; x < s.length; x++) {
+      const x3 = b[x];
+      counts[NGRAM_BYTE_TABLES.base ^ t0[x0] ^ t1[x1] ^ t2[x2] ^ t3[x3]]++;
+      x0 = x1;
+      x1 = x2;
+      x2 = x3;
+    }
+    return counts;
+  }
+  const chars = Array.from(s);
+  const encoder = new TextEncoder();
+  for (let x = 0; x < chars.length - 3; x++) {
+    const encoded = encoder.encode(chars[x] + chars[x + 1] + chars[x + 2] + chars[x + 3]);
+    counts[crc32(encoded, encoded.length) & (NGRAM_BUCKETS - 1)]++;
+  }
+  return counts;
+}
+
+/** Sum of |a[i]-b[i]| over the buckets: the L1 distance that ngramEditDist divides by 4. */
+export function ngramCountsL1(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < NGRAM_BUCKETS; i++) {
+    const d = a[i] - b[i];
+    sum += d < 0 ? -d : d;
+  }
+  return sum;
+}
+
+/** Triage's ngramEditDist: a cheap estimate of the edit distance from ngram counts. */
+export function ngramEditDist(a: string, b: string): number {
+  return Math.floor(ngramCountsL1(ngramCounts(a), ngramCounts(b)) / 4);
+}
+
+/** sha1 of the counts printed as Python prints a list, first 20 hex digits (triage's cluster id). */
+export function ngramCountsDigest(counts: ArrayLike<number>): string {
+  return createHash('sha1').update(`[${Array.from(counts).join(', ')}]`).digest('hex').slice(0, 20);
+}
+
+/** Triage's makeNgramCountsDigest. */
+export function makeNgramCountsDigest(s: string): string {
+  return ngramCountsDigest(ngramCounts(s));
+}
+
+/**
+ * Triage's similarity limit for two texts: int(float32(lenA+lenB) / 2.0 * 0.10), computed in float32
+ * as Go does. Two different texts join when their ngram distance is at most this, the limit is above 1,
+ * and their edit distance is below it.
+ */
+export function matchLimit(lengthA: number, lengthB: number): number {
+  const f = Math.fround;
+  return Math.trunc(f(f(f(lengthA + lengthB) / 2) * f(0.1)));
+}
+
+/**
+ * Levenshtein distance (unit costs), exact when it is at most `limit`; otherwise some value above
+ * `limit`. Diagonal-transition algorithm (Ukkonen), O((|a|+|b|) + d²) for similar texts.
+ */
+export function editDist(a: string, b: string, limit = a.length + b.length): number {
+  return diagonalTransition(a, b, limit, Infinity);
+}
+
+/**
+ * Whether editDist(a, b) < limit. Near-duplicates are first aligned within a narrow band of diagonals
+ * that follows the furthest-reaching one: any alignment found there costs at least the edit distance,
+ * so a cost below the limit settles it. Otherwise `provablyNot` (a caller's cheap lower bound, if
+ * any) may rule it out, and only then is the full computation made.
+ */
+export function editDistBelow(
+  a: string,
+  b: string,
+  limit: number,
+  provablyNot?: (a: string, b: string) => boolean,
+): boolean {
+  if (limit <= 0) return false;
+  if (diagonalTransition(a, b, limit - 1, 24) < limit) return true;
+  if (provablyNot?.(a, b)) return false;
+  return diagonalTransition(a, b, limit - 1, Infinity) < limit;
+}
+
+const UNREACHED = -(2 ** 30);
+let rowsA = new Int32Array(256);
+let rowsB = new Int32Array(256);
+
+// The furthest row i reached on each diagonal k = j - i with d edits, for d = 0, 1, ... With a finite
+// band only the diagonals within `band` of the previous round's furthest-reaching one are followed,
+// which finds some alignment, not always the best: the result is then an upper bound.
+function diagonalTransition(a: string, b: string, limit: number, band: number): number {
+  const n = a.length;
+  const m = b.length;
+  const target = m - n; // the diagonal on which (n, m) lies
+  if (Math.abs(target) > limit) return Math.abs(target);
+  const offset = limit + 1;
+  if (rowsA.length < 2 * limit + 3) {
+    rowsA = new Int32Array(2 * limit + 3);
+    rowsB = new Int32Array(2 * limit + 3);
+  }
+  let prev = rowsA;
+  let cur = rowsB;
+  let prevLow = 0, prevHigh = -1; // the diagonals computed in the previous round
+  let center = 0;
+  for (let d = 0; d <= limit; d++) {
+    let kLow = Math.max(-d, -n, target - (limit - d));
+    let kHigh = Math.min(d, m, target + (limit - d));
+    if (band !== Infinity) {
+      kLow = Math.max(kLow, center - band);
+      kHigh = Math.min(kHigh, center + band);
+    }
+    if (kLow > kHigh) break;
+    let furthest = -1;
+    for (let k = kLow; k <= kHigh; k++) {
+      let i = 0;
+      if (d > 0) {
+        // substitution (same diagonal), deletion of a[i] (from k+1), insertion of b[j] (from k-1)
+        const fromSame = k >= prevLow && k <= prevHigh ? prev[k + offset] + 1 : UNREACHED;
+        const fromAbove = k + 1 >= prevLow && k + 1 <= prevHigh ? prev[k + 1 + offset] + 1 : UNREACHED;
+        const fromLeft = k - 1 >= prevLow && k - 1 <= prevHigh ? prev[k - 1 + offset] : UNREACHED;
+        i = Math.max(fromSame, fromAbove, fromLeft);
+        if (i < 0 || i < -k) {
+          cur[k + offset] = UNREACHED;
+          continue;
+        }
+        if (i > n) i = n;
+        if (i + k > m) i = m - k;
+      }
+      while (i < n && i + k < m && a.charCodeAt(i) === b.charCodeAt(i + k)) i++;
+      cur[k + offset] = i;
+      if (k === target && i >= n) return d;
+      if (2 * i + k > furthest) {
+        furthest = 2 * i + k;
+        center = k;
+      }
+    }
+    const swap = prev;
+    prev = cur;
+    cur = swap;
+    prevLow = kLow;
+    prevHigh = kHigh;
+  }
+  return limit + 1;
+}
+
+const SPAN_RE = /\w+|\W+/g;
+
+/**
+ * Triage's commonSpans: lengths of alternating runs of the first text whose words (\w+ or \W+ tokens)
+ * occur in every text and runs whose words do not, starting with a common run.
+ */
+export function commonSpans(texts: readonly string[]): number[] {
+  if (texts.length === 0) return [];
+  let common: Set<string> | null = null;
+  for (const text of texts) {
+    const words = text.match(SPAN_RE) ?? [];
+    if (common === null) common = new Set(words);
+    else {
+      const these = new Set(words);
+      for (const word of common) if (!these.has(word)) common.delete(word);
+    }
+  }
+  const spans: number[] = [];
+  let match = true;
+  let spanLength = 0;
+  for (const word of texts[0].match(SPAN_RE) ?? []) {
+    const isCommon = common!.has(word);
+    if (isCommon !== match) {
+      match = isCommon;
+      spans.push(spanLength);
+      spanLength = 0;
+    }
+    spanLength += word.length;
+  }
+  if (spanLength !== 0) spans.push(spanLength);
+  return spans;
+}

@@ -1,0 +1,368 @@
+// Incremental, global clustering of failure texts into signatures with stable ids, following
+// Kubernetes triage's rule (triage/summarize/text.go findMatch): a normalised text joins an existing
+// signature when it is the same text, or when their ngram distance is within 10% of their mean length
+// and their edit distance is below that limit. Among the signatures that qualify, the one with the
+// smallest ngram distance wins, ties going to the older signature (triage sorts by ngram distance).
+//
+// The search is exact, not approximate: candidates are pruned only by conditions that the rule itself
+// implies (length window, ngram distance, a q-gram lower bound on the edit distance), so the result is
+// always what comparing against every signature would give.
+import { createHash } from 'node:crypto';
+import {
+  editDistBelow,
+  matchLimit,
+  ngramCounts,
+  ngramCountsDigest,
+  signatureText,
+} from './normalize';
+
+/** A signature as stored in the database. */
+export interface StoredSignature {
+  id: number;
+  hash: string;
+  text: string;
+}
+
+/** A signature known to the index; `id` is missing until the caller has stored it (see `add`). */
+export interface SignatureRecord {
+  id?: number;
+  hash: string;
+  text: string;
+}
+
+export interface Assignment {
+  /** the joined signature's hash (its public id) */
+  hash: string;
+  /** the joined signature's text (its normalised representative, not this failure's text) */
+  text: string;
+  /** true when this call created the signature; the caller should store it, then call `add` */
+  isNew: boolean;
+  id?: number;
+}
+
+export interface SignatureIndexOptions {
+  /** raw texts whose normalised form is remembered (two generations of this many); default 20,000 */
+  rawCacheSize?: number;
+  /** raw texts longer than this are not remembered (hashing them costs more than it saves); default 1024 */
+  rawCacheMaxLength?: number;
+  /** normalised texts whose fuzzy match is remembered (two generations); default 50,000 */
+  matchCacheSize?: number;
+}
+
+interface Signature extends SignatureRecord {
+  rank: number; // creation order: ids ascending for loaded signatures, then new ones
+  counts: Int32Array;
+}
+
+interface CachedMatch {
+  signature: Signature;
+  ngramDistance: number;
+  checkedUpTo: number; // signatures with rank >= this were created after the match was computed
+}
+
+/** A map that keeps about the last `capacity`..2×`capacity` entries: two generations, O(1). */
+class TwoGenerationCache<V> {
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const hit = this.current.get(key);
+    if (hit !== undefined) return hit;
+    const old = this.previous.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+  set(key: string, value: V): void {
+    if (this.capacity <= 0) return;
+    if (this.current.size >= this.capacity) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(key, value);
+  }
+}
+
+export interface SignatureIndexStats {
+  assigned: number;
+  rawCacheHits: number;
+  exactHits: number;
+  matchCacheHits: number;
+  fuzzySearches: number;
+  editDistanceChecks: number;
+}
+
+export class SignatureIndex {
+  private readonly all: Signature[] = [];
+  private readonly byText = new Map<string, Signature>();
+  private readonly byHash = new Map<string, Signature>();
+  private readonly byLength: Array<Signature[] | undefined> = [];
+  private readonly lengths: number[] = []; // the lengths in byLength, ascending
+  private keys: Float64Array = new Float64Array(1024); // scratch for findMatch
+  private readonly rawCache: TwoGenerationCache<string>;
+  private readonly matchCache: TwoGenerationCache<CachedMatch>;
+  private readonly rawCacheMaxLength: number;
+  readonly stats: SignatureIndexStats = {
+    assigned: 0, rawCacheHits: 0, exactHits: 0, matchCacheHits: 0, fuzzySearches: 0, editDistanceChecks: 0,
+  };
+
+  /** `existing` are the stored signatures, in any order; they are ranked by id (creation order). */
+  constructor(existing: readonly StoredSignature[] = [], options: SignatureIndexOptions = {}) {
+    this.rawCache = new TwoGenerationCache(options.rawCacheSize ?? 20_000);
+    this.rawCacheMaxLength = options.rawCacheMaxLength ?? 1024;
+    this.matchCache = new TwoGenerationCache(options.matchCacheSize ?? 50_000);
+    for (const sig of [...existing].sort((a, b) => a.id - b.id)) this.add(sig);
+  }
+
+  get size(): number {
+    return this.all.length;
+  }
+
+  /** All signatures in creation order (loaded ones by id first). */
+  signatures(): SignatureRecord[] {
+    return this.all.map(({ id, hash, text }) => (id === undefined ? { hash, text } : { id, hash, text }));
+  }
+
+  /**
+   * Registers a signature created elsewhere, or records the database id of one that `assign` created.
+   * Throws when the record contradicts the index (same text with another hash, or a hash in use by
+   * another text): the stored signatures are then inconsistent.
+   */
+  add(record: SignatureRecord): void {
+    const known = this.byText.get(record.text);
+    if (known !== undefined) {
+      if (known.hash !== record.hash) {
+        throw new Error(`signature text already registered under hash ${known.hash}, not ${record.hash}`);
+      }
+      if (record.id !== undefined) known.id = record.id;
+      return;
+    }
+    if (this.byHash.has(record.hash)) throw new Error(`signature hash ${record.hash} already used by another text`);
+    this.register(record.text, record.hash, record.id, ngramCounts(record.text));
+  }
+
+  /** The signature that a raw failure text belongs to, creating one when none is close enough. */
+  assign(raw: string): Assignment {
+    this.stats.assigned++;
+    let text = this.rawCache.get(raw);
+    if (text !== undefined) this.stats.rawCacheHits++;
+    else {
+      text = signatureText(raw);
+      if (raw.length <= this.rawCacheMaxLength) this.rawCache.set(raw, text);
+    }
+    return this.assignNormalized(text);
+  }
+
+  /** Like `assign`, for a text that is already a signature text (signatureText output). */
+  assignNormalized(text: string): Assignment {
+    const exact = this.byText.get(text);
+    if (exact !== undefined) {
+      this.stats.exactHits++;
+      return result(exact, false);
+    }
+    let counts: Int32Array | undefined;
+    const cached = this.matchCache.get(text);
+    if (cached !== undefined) {
+      this.stats.matchCacheHits++;
+      if (cached.checkedUpTo < this.all.length) {
+        // only a signature created since could be closer (an older one would have been found)
+        counts = ngramCounts(text);
+        const newer = this.findMatch(text, counts, cached.checkedUpTo, cached.ngramDistance - 1);
+        if (newer !== null) {
+          cached.signature = newer.signature;
+          cached.ngramDistance = newer.ngramDistance;
+        }
+        cached.checkedUpTo = this.all.length;
+      }
+      return result(cached.signature, false);
+    }
+    counts ??= ngramCounts(text);
+    this.stats.fuzzySearches++;
+    const match = this.findMatch(text, counts, 0, Infinity);
+    if (match !== null) {
+      this.matchCache.set(text, { ...match, checkedUpTo: this.all.length });
+      return result(match.signature, false);
+    }
+    return result(this.register(text, this.newHash(text, counts), undefined, counts), true);
+  }
+
+  private register(text: string, hash: string, id: number | undefined, counts: Int32Array): Signature {
+    const sig: Signature = { id, hash, text, rank: this.all.length, counts };
+    this.all.push(sig);
+    this.byText.set(text, sig);
+    this.byHash.set(hash, sig);
+    const bucket = this.byLength[text.length];
+    if (bucket === undefined) {
+      this.byLength[text.length] = [sig];
+      this.lengths.splice(lowerBound(this.lengths, text.length), 0, text.length);
+    } else bucket.push(sig);
+    return sig;
+  }
+
+  /**
+   * Triage's id (the ngram-count digest). Different texts can share it (all texts under 4 characters
+   * do); then the sha1 of text + "#2", "#3", ... (first 20 hex digits), the first one not in use.
+   */
+  private newHash(text: string, counts: Int32Array): string {
+    let hash = ngramCountsDigest(counts);
+    for (let n = 2; this.byHash.has(hash); n++) hash = collisionHash(text, n);
+    return hash;
+  }
+
+  /**
+   * The best signature with rank >= fromRank that the text may join and whose ngram distance is at
+   * most maxNgramDistance, or null.
+   */
+  private findMatch(
+    text: string,
+    counts: Int32Array,
+    fromRank: number,
+    maxNgramDistance: number,
+  ): { signature: Signature; ngramDistance: number } | null {
+    const length = text.length;
+    let found = 0;
+    const consider = (sig: Signature, limit: number): void => {
+      const maxL1 = 4 * Math.min(limit, maxNgramDistance) + 3; // floor(l1 / 4) <= limit
+      const l1 = l1AtMost(counts, sig.counts, maxL1);
+      if (l1 <= maxL1) {
+        // floor(l1 / 4) is triage's ngram distance; sort key: that distance, then rank
+        if (found === this.keys.length) this.keys = growFloat64(this.keys);
+        this.keys[found++] = (l1 >> 2) * RANK_SPAN + sig.rank;
+      }
+    };
+    if (fromRank > 0) {
+      // re-checking a remembered match against the few signatures created since
+      for (let r = fromRank; r < this.all.length; r++) {
+        const sig = this.all[r];
+        const limit = matchLimit(length, sig.text.length);
+        if (limit > 1 && Math.abs(length - sig.text.length) < limit) consider(sig, limit);
+      }
+    } else {
+      const [low, high] = lengthWindow(length);
+      for (let i = lowerBound(this.lengths, low); i < this.lengths.length && this.lengths[i] <= high; i++) {
+        const limit = matchLimit(length, this.lengths[i]);
+        if (limit <= 1) continue; // a limit of 1 never joins two different texts
+        for (const sig of this.byLength[this.lengths[i]]!) consider(sig, limit);
+      }
+    }
+    if (found === 0) return null;
+    const keys = this.keys.subarray(0, found).sort();
+    for (const key of keys) {
+      const ngramDistance = Math.floor(key / RANK_SPAN);
+      const sig = this.all[key - ngramDistance * RANK_SPAN];
+      const limit = matchLimit(length, sig.text.length);
+      this.stats.editDistanceChecks++;
+      if (editDistBelow(text, sig.text, limit, (a, b) => QGRAMS.editDistanceLowerBound(a, b) >= limit)) {
+        return { signature: sig, ngramDistance };
+      }
+    }
+    return null;
+  }
+}
+
+/** The L1 distance of two count vectors, or some value above `max` as soon as it exceeds it. */
+function l1AtMost(a: Int32Array, b: Int32Array, max: number): number {
+  let sum = 0;
+  for (let i = 0; i < a.length && sum <= max; i += 8) {
+    for (let j = i; j < i + 8; j++) {
+      const d = a[j] - b[j];
+      sum += d < 0 ? -d : d;
+    }
+  }
+  return sum;
+}
+
+const RANK_SPAN = 2 ** 32; // ranks stay below this; ngram distances times it stay below 2^53
+
+function growFloat64(a: Float64Array): Float64Array {
+  const bigger = new Float64Array(a.length * 2);
+  bigger.set(a);
+  return bigger;
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The lengths a text of this length may join: |length - other| < matchLimit(length, other). The
+ * difference grows by 1 per step away while the limit grows by at most 1 per 20, so the window is an
+ * interval and each end can be found by bisection.
+ */
+function lengthWindow(length: number): [number, number] {
+  const inside = (other: number) => Math.abs(length - other) < matchLimit(length, other);
+  if (!inside(length)) return [length, length - 1];
+  let lo = 0;
+  let hi = length; // inside(hi)
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (inside(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const low = lo;
+  lo = length;
+  hi = 2 * length + 100; // outside: the difference there exceeds a tenth of the mean length
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (inside(mid)) lo = mid;
+    else hi = mid;
+  }
+  return [low, lo];
+}
+
+export function collisionHash(text: string, n: number): string {
+  return createHash('sha1').update(`${text}#${n}`).digest('hex').slice(0, 20);
+}
+
+function result(sig: Signature, isNew: boolean): Assignment {
+  return sig.id === undefined ? { hash: sig.hash, text: sig.text, isNew } : { hash: sig.hash, text: sig.text, isNew, id: sig.id };
+}
+
+const QGRAM_BUCKETS = 4096;
+
+/**
+ * A lower bound on the edit distance from 4-grams hashed into 4096 buckets. One edit (insert, delete
+ * or substitute a character) removes at most 4 of a text's 4-grams and adds at most 4, so the edit
+ * distance is at least the multiset difference of the two texts' 4-grams divided by 8; hashing only
+ * merges 4-grams, which can only make that difference smaller. Long unrelated texts often have close
+ * 64-bucket counts but fail this bound, which costs far less than the edit distance.
+ */
+class QgramBound {
+  private readonly counts = new Int32Array(QGRAM_BUCKETS);
+  private loaded: string | null = null;
+  private matched = new Int32Array(1024);
+
+  editDistanceLowerBound(text: string, other: string): number {
+    if (this.loaded !== text) {
+      if (this.loaded !== null) this.counts.fill(0);
+      for (let i = 0; i + 3 < text.length; i++) this.counts[qgramBucket(text, i)]++;
+      this.loaded = text;
+    }
+    const total = Math.max(0, text.length - 3);
+    const grams = Math.max(0, other.length - 3);
+    if (this.matched.length < grams) this.matched = new Int32Array(grams);
+    let common = 0;
+    for (let i = 0; i < grams; i++) {
+      const b = qgramBucket(other, i);
+      if (this.counts[b] > 0) {
+        this.counts[b]--;
+        this.matched[common++] = b;
+      }
+    }
+    for (let k = 0; k < common; k++) this.counts[this.matched[k]]++;
+    return Math.ceil((total - common + (grams - common)) / 8);
+  }
+}
+const QGRAMS = new QgramBound();
+
+function qgramBucket(s: string, i: number): number {
+  const packed =
+    (s.charCodeAt(i) & 0xff) | ((s.charCodeAt(i + 1) & 0xff) << 8) | ((s.charCodeAt(i + 2) & 0xff) << 16) | (s.charCodeAt(i + 3) << 24);
+  return Math.imul(packed, 0x9e3779b1) >>> 20;
+}
