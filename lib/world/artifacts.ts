@@ -68,7 +68,7 @@ export class ObjectWriter {
     const dir = path.dirname(file);
     if (!this.made.has(dir)) {
       fs.mkdirSync(dir, { recursive: true });
-      this.made.add(dir);
+      for (let d = dir; d.length > this.root.length && !this.made.has(d); d = path.dirname(d)) this.made.add(d);
     }
     fs.writeFileSync(file, buf);
     this.bytes += buf.length;
@@ -87,19 +87,20 @@ export function writeRunArtifacts(run: SimRun, wr: WorldRun, out: ObjectWriter):
     if (rewrite) f.rewrite = true;
     wr.files.push(f);
   };
+  // deepest folder first: one mkdir creates the run's whole tree
+  if ((run.mode === 'normal' || run.mode === 'infra') && !run.noE2eJunit) {
+    const rel = `artifacts/${run.job.ciTest}/openshift-e2e-test/artifacts/junit/junit_e2e_${junitStamp(run.e2eStart)}.xml`;
+    put(rel, e2eJunit(run, !!run.job.junitWrapper), run.finished);
+  }
+  if (run.mode === 'normal' || run.mode === 'infra' || run.mode === 'install') {
+    put('artifacts/junit_operator.xml', operatorJunit(run), run.finished);
+  }
   put('started.json', json(startedJson(wr)), run.started);
   // the ProwJob as it was when the run finished; the server swaps in its own URL
   put('prowjob.json', json(prowJobFor(wr, run.finished, REPLAY_PLACEHOLDER)), run.finished, true);
   if (run.mode !== 'error') {
     put('finished.json', json(finishedJson(wr, run.namespace)), run.finished);
     put('build-log.txt', buildLog(run), run.finished);
-  }
-  if (run.mode === 'normal' || run.mode === 'infra' || run.mode === 'install') {
-    put('artifacts/junit_operator.xml', operatorJunit(run), run.finished);
-  }
-  if ((run.mode === 'normal' || run.mode === 'infra') && !run.noE2eJunit) {
-    const rel = `artifacts/${run.job.ciTest}/openshift-e2e-test/artifacts/junit/junit_e2e_${junitStamp(run.e2eStart)}.xml`;
-    put(rel, e2eJunit(run, !!run.job.junitWrapper), run.finished);
   }
   wr.files.sort((a, b) => (a.path < b.path ? -1 : 1));
   if (run.type !== 'presubmit') return [];

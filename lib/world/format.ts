@@ -77,13 +77,29 @@ export function testDuration(seconds: number): string {
   return goDuration(r);
 }
 
+// test names repeat in every run: their quoted and escaped forms are computed once
+const quoted = new Map<string, string>();
+const escaped = new Map<string, string>();
+
 /** Go %q for the printable names we generate (JSON escaping is identical for those). */
 export function goQuote(s: string): string {
-  return JSON.stringify(s);
+  let q = quoted.get(s);
+  if (q === undefined) quoted.set(s, (q = JSON.stringify(s)));
+  return q;
 }
+
+/** xmlEscape, memoized: for strings that recur (test names, messages) */
+export function xmlEscapeName(s: string): string {
+  let e = escaped.get(s);
+  if (e === undefined) escaped.set(s, (e = xmlEscape(s)));
+  return e;
+}
+
+const XML_SPECIAL = /["'&<>\t\n\r]/;
 
 /** Go encoding/xml escaping (attributes and character data alike). */
 export function xmlEscape(s: string): string {
+  if (!XML_SPECIAL.test(s)) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i];

@@ -22,6 +22,10 @@ export interface GenerateWorldOptions {
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
+function lastEvent(created: number, statuses: { at: number }[], comments: { at: number }[], closed?: number): number {
+  return Math.max(created, ...statuses.map((s) => s.at), ...comments.map((c) => c.at), closed ?? created);
+}
+
 function writeFile(root: string, rel: string, text: string): void {
   const file = path.join(root, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -82,6 +86,13 @@ export async function generateWorld(opts: GenerateWorldOptions): Promise<WorldMa
     runs: worldRuns,
     extraObjects: extraObjects.sort((a, b) => (a.name < b.name ? -1 : 1)),
     releaseStreams: streams,
+    bugs: [
+      ...trackers.bugzilla.map((b) => ({ tracker: 'bugzilla' as const, id: String(b.id), created: b.created, lastChange: lastEvent(b.created, b.statuses, b.comments) })),
+      ...trackers.jira.map((i) => ({ tracker: 'jira' as const, id: i.key, created: i.created, lastChange: lastEvent(i.created, i.statuses, i.comments) })),
+      ...Object.entries(trackers.github).flatMap(([repo, issues]) =>
+        issues.map((i) => ({ tracker: 'github' as const, id: `${repo}#${i.number}`, created: i.created, lastChange: lastEvent(i.created, [], i.comments, i.closed) })),
+      ),
+    ],
     files,
   };
   const truth = computeTruth(schedule, sim, worldRuns, trackers, streams);

@@ -1,6 +1,6 @@
 // JUnit files as the real tools write them: openshift-tests' junit_e2e_*.xml (Go encoding/xml,
 // 4-space indent, no XML header) and ci-operator's junit_operator.xml ("step graph" suite).
-import { xmlEscape, xmlFloat } from './format';
+import { xmlEscape, xmlEscapeName, xmlFloat } from './format';
 import type { OperatorTest, SimRun } from './runs';
 
 /** openshift-tests keeps the output from the last `fail [` line on as the failure body */
@@ -22,12 +22,12 @@ export function e2eJunit(run: SimRun, wrapped: boolean): string {
       const e = t.execs[attempt];
       if (!e) continue;
       tests++;
-      const open = `${ind}    <testcase name="${xmlEscape(t.name)}" time="${xmlFloat(e.end - e.start)}">`;
+      const open = `${ind}    <testcase name="${xmlEscapeName(t.name)}" time="${xmlFloat(e.end - e.start)}">`;
       if (e.result === 'passed') {
         cases.push(`${open}</testcase>`);
       } else if (e.result === 'skipped') {
         skipped++;
-        cases.push(`${open}\n${ind}        <skipped message="${xmlEscape(e.text ?? '')}"></skipped>\n${ind}    </testcase>`);
+        cases.push(`${open}\n${ind}        <skipped message="${xmlEscapeName(e.text ?? '')}"></skipped>\n${ind}    </testcase>`);
       } else {
         failures++;
         const text = e.text ?? '';

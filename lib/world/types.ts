@@ -103,6 +103,8 @@ export interface WorldManifest {
   runs: WorldRun[];
   extraObjects: WorldObject[];
   releaseStreams: WorldReleaseStream[];
+  /** index of the tracker items (full data in the files below): when each was created and last changed */
+  bugs: { tracker: 'bugzilla' | 'jira' | 'github'; id: string; created: number; lastChange: number }[];
   /** data files next to world.json */
   files: { bugzilla: string; jira: string; github: Record<string, string>; deckJobs: string; truth: string };
 }

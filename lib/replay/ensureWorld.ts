@@ -1,0 +1,54 @@
+// A generated sample world on disk, made once per (end, generator version, seed) and reused: tests use
+// the fixed TEST_WORLD_END, the demo the current hour. Generation goes to a temporary directory that is
+// renamed into place, so concurrent callers never see a half-written world.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_WORLD_SEED, generateWorld } from '../world/generate';
+import { WORLD_GENERATOR_VERSION } from '../world/types';
+
+export const TEST_WORLD_END = new Date('2026-11-23T00:00:00Z');
+
+function repoRoot(): string {
+  try {
+    return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  } catch {
+    return process.cwd();
+  }
+}
+
+/** the current time rounded down to the hour */
+export function currentHour(): Date {
+  const d = new Date();
+  d.setUTCMinutes(0, 0, 0);
+  return d;
+}
+
+export function worldDirName(end: Date, seed: number): string {
+  const iso = end.toISOString();
+  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}`;
+  const seedPart = seed === DEFAULT_WORLD_SEED ? '' : `-s${seed}`;
+  return `world-${stamp}-v${WORLD_GENERATOR_VERSION}${seedPart}`;
+}
+
+export async function ensureWorld(opts: { end?: Date; dir?: string; seed?: number } = {}): Promise<string> {
+  const end = opts.end ?? currentHour();
+  const seed = opts.seed ?? DEFAULT_WORLD_SEED;
+  const dir = path.resolve(opts.dir ?? path.join(repoRoot(), 'data', worldDirName(end, seed)));
+  if (fs.existsSync(path.join(dir, 'world.json'))) return dir;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const tmp = `${dir}.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await generateWorld({ dir: tmp, end, seed });
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (e) {
+      // another process finished first: keep theirs
+      if (!fs.existsSync(path.join(dir, 'world.json'))) throw e;
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return dir;
+}

@@ -1,0 +1,178 @@
+// Google Cloud Storage as the replay server serves it: the JSON API listing (prefix, delimiter,
+// pageToken, maxResults), object metadata and media, the XML-API style download path
+// /<bucket>/<object>, and a tiny Spyglass stand-in under /view/gs/. Objects exist once visibleAt <= now.
+import { contentTypeFor, type IndexedObject, type LoadedWorld, type ObjectBytes } from './world';
+import type { Reply, RouteContext } from './http';
+import { htmlEscape, jsonReply, textReply } from './http';
+
+function lowerBound(list: IndexedObject[], name: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].name < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** the smallest string greater than every string starting with `p` */
+function afterPrefix(p: string): string {
+  return p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1);
+}
+
+interface PageToken {
+  /** 'o' = object name, 'p' = prefix */
+  k: 'o' | 'p';
+  n: string;
+}
+
+function encodeToken(t: PageToken): string {
+  return Buffer.from(JSON.stringify(t), 'utf8').toString('base64url');
+}
+
+function decodeToken(s: string): PageToken | undefined {
+  try {
+    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as PageToken;
+    return (t.k === 'o' || t.k === 'p') && typeof t.n === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function gcsError(code: number, message: string, reason: string): Reply {
+  return jsonReply(code, { error: { code, message, errors: [{ message, domain: 'global', reason }] } });
+}
+
+async function objectResource(o: IndexedObject, bytes: ObjectBytes, base: string): Promise<Record<string, unknown>> {
+  const { size, md5 } = await bytes.meta(o);
+  const enc = encodeURIComponent(o.name);
+  const updated = new Date(o.visibleAt * 1000 + (Number(o.generation.slice(-3)) % 1000)).toISOString();
+  return {
+    kind: 'storage#object',
+    id: `${o.bucket}/${o.name}/${o.generation}`,
+    selfLink: `${base}/storage/v1/b/${o.bucket}/o/${enc}`,
+    mediaLink: `${base}/download/storage/v1/b/${o.bucket}/o/${enc}?generation=${o.generation}&alt=media`,
+    name: o.name,
+    bucket: o.bucket,
+    generation: o.generation,
+    metageneration: '1',
+    contentType: contentTypeFor(o.name),
+    storageClass: 'STANDARD',
+    size: String(size),
+    md5Hash: md5,
+    etag: `C${o.generation.slice(-8)}EAE=`,
+    timeCreated: updated,
+    updated,
+    timeStorageClassUpdated: updated,
+  };
+}
+
+export async function listObjects(ctx: RouteContext, bucket: string): Promise<Reply> {
+  const list = ctx.world.objects.get(bucket);
+  if (!list) return gcsError(404, 'The specified bucket does not exist.', 'notFound');
+  const q = ctx.url.searchParams;
+  const prefix = q.get('prefix') ?? '';
+  const delimiter = q.get('delimiter') ?? '';
+  const maxResults = Math.max(1, Number(q.get('maxResults') ?? 1000) || 1000);
+  const pageSize = Math.min(maxResults, ctx.options.gcsPageSize);
+  const tokenText = q.get('pageToken');
+  let start = lowerBound(list, prefix);
+  if (tokenText) {
+    const token = decodeToken(tokenText);
+    if (!token) return gcsError(400, 'Invalid page token', 'invalid');
+    start = Math.max(start, lowerBound(list, token.k === 'p' ? afterPrefix(token.n) : `${token.n}\u0000`));
+  }
+  const items: Record<string, unknown>[] = [];
+  const prefixes: string[] = [];
+  let last: PageToken | undefined;
+  let more = false;
+  for (let i = start; i < list.length; i++) {
+    const o = list[i];
+    if (!o.name.startsWith(prefix)) break;
+    if (o.visibleAt > ctx.now) continue;
+    const cut = delimiter ? o.name.indexOf(delimiter, prefix.length) : -1;
+    const entry: PageToken = cut >= 0 ? { k: 'p', n: o.name.slice(0, cut + delimiter.length) } : { k: 'o', n: o.name };
+    if (entry.k === 'p' && last?.k === 'p' && last.n === entry.n) continue;
+    if (items.length + prefixes.length >= pageSize) {
+      more = true;
+      break;
+    }
+    if (entry.k === 'p') prefixes.push(entry.n);
+    else items.push(await objectResource(o, ctx.bytes, ctx.baseUrl));
+    last = entry;
+  }
+  const body: Record<string, unknown> = { kind: 'storage#objects' };
+  if (more && last) body.nextPageToken = encodeToken(last);
+  if (prefixes.length) body.prefixes = prefixes;
+  if (items.length) body.items = items;
+  return jsonReply(200, body);
+}
+
+export function findObject(world: LoadedWorld, bucket: string, name: string, now: number): IndexedObject | undefined {
+  const list = world.objects.get(bucket);
+  if (!list) return undefined;
+  const o = list[lowerBound(list, name)];
+  return o && o.name === name && o.visibleAt <= now ? o : undefined;
+}
+
+async function media(ctx: RouteContext, o: IndexedObject): Promise<Reply> {
+  const data = await ctx.bytes.read(o);
+  const headers: Record<string, string> = {
+    'content-type': contentTypeFor(o.name),
+    'x-goog-generation': o.generation,
+    'x-goog-hash': `md5=${(await ctx.bytes.meta(o)).md5}`,
+    'last-modified': new Date(o.visibleAt * 1000).toUTCString(),
+    'accept-ranges': 'bytes',
+  };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(ctx.req.headers.range ?? '');
+  if (range && (range[1] || range[2])) {
+    const size = data.length;
+    const from = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    const to = range[1] && range[2] ? Math.min(size - 1, Number(range[2])) : size - 1;
+    if (from >= size || from > to) return { status: 416, headers: { 'content-range': `bytes */${size}` }, body: '' };
+    return { status: 206, headers: { ...headers, 'content-range': `bytes ${from}-${to}/${size}` }, body: data.subarray(from, to + 1), object: true };
+  }
+  return { status: 200, headers, body: data, object: true };
+}
+
+function noSuchKey(bucket: string, name: string): Reply {
+  const xml = `<?xml version='1.0' encoding='UTF-8'?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Details>No such object: ${htmlEscape(bucket)}/${htmlEscape(name)}</Details></Error>`;
+  return { status: 404, headers: { 'content-type': 'application/xml; charset=UTF-8' }, body: xml };
+}
+
+/** GET /<bucket>/<object> (storage.googleapis.com style) */
+export async function downloadObject(ctx: RouteContext, bucket: string, name: string): Promise<Reply | undefined> {
+  if (!ctx.world.objects.has(bucket)) return undefined;
+  const o = findObject(ctx.world, bucket, name, ctx.now);
+  return o ? media(ctx, o) : noSuchKey(bucket, name);
+}
+
+/** GET /storage/v1/b/<bucket>/o/<object>[?alt=media] and /download/storage/v1/… */
+export async function jsonApiObject(ctx: RouteContext, bucket: string, name: string, forceMedia: boolean): Promise<Reply> {
+  if (!ctx.world.objects.has(bucket)) return gcsError(404, 'The specified bucket does not exist.', 'notFound');
+  const o = findObject(ctx.world, bucket, name, ctx.now);
+  if (!o) return gcsError(404, `No such object: ${bucket}/${name}`, 'notFound');
+  if (forceMedia || ctx.url.searchParams.get('alt') === 'media') return media(ctx, o);
+  return jsonReply(200, await objectResource(o, ctx.bytes, ctx.baseUrl));
+}
+
+/** GET /view/gs/<bucket>/<run path>: a small page standing in for Spyglass */
+export function spyglass(ctx: RouteContext, bucket: string, runPath: string): Reply {
+  const clean = runPath.replace(/\/+$/, '');
+  const run = ctx.world.runs.find((r) => r.bucket === bucket && r.gcsPath === clean && r.started <= ctx.now);
+  if (!run) return textReply(404, `no run at gs://${bucket}/${clean}\n`);
+  const state = run.finished > ctx.now ? 'pending' : run.state;
+  const files = (ctx.world.objects.get(bucket) ?? []).filter((o) => o.name.startsWith(`${clean}/`) && o.visibleAt <= ctx.now);
+  const links = files.map((o) => `<li><a href="/${htmlEscape(bucket)}/${htmlEscape(o.name)}">${htmlEscape(o.name.slice(clean.length + 1))}</a></li>`).join('\n');
+  const html = `<!doctype html>
+<html><head><meta charset="utf-8"><title>${htmlEscape(run.job)} #${htmlEscape(run.buildId)}</title></head>
+<body><h1>${htmlEscape(run.job)} #${htmlEscape(run.buildId)}</h1>
+<p>State: <b>${htmlEscape(state)}</b>. Started ${new Date(run.started * 1000).toISOString()}${state === 'pending' ? '' : `, finished ${new Date(run.finished * 1000).toISOString()}`}.</p>
+<p>Artifacts in gs://${htmlEscape(bucket)}/${htmlEscape(clean)}/ (replay of the sample world; the real Spyglass renders these):</p>
+<ul>
+${links}
+</ul></body></html>
+`;
+  return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html };
+}

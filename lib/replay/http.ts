@@ -1,0 +1,61 @@
+// Small shared pieces of the replay server: the reply shape, the per-request context, helpers.
+import type { IncomingMessage } from 'node:http';
+import type { LoadedWorld, ObjectBytes } from './world';
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body: string | Buffer;
+  /** a GCS object's bytes (subject to the `truncate` fault) */
+  object?: boolean;
+}
+
+export interface RouteOptions {
+  deckFormat: 'current' | '2019';
+  noDataJs: boolean;
+  gcsPageSize: number;
+  deckWindowHours: number;
+  jiraPageSize: number;
+  githubPageSize: number;
+}
+
+export interface RouteContext {
+  req: IncomingMessage;
+  url: URL;
+  /** Unix seconds: the world as it looked at this time */
+  now: number;
+  baseUrl: string;
+  world: LoadedWorld;
+  bytes: ObjectBytes;
+  options: RouteOptions;
+}
+
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: `${JSON.stringify(body)}\n` };
+}
+
+export function textReply(status: number, body: string, contentType = 'text/plain; charset=utf-8'): Reply {
+  return { status, headers: { 'content-type': contentType }, body };
+}
+
+export function htmlEscape(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** integer query parameter with a default and bounds */
+export function intParam(url: URL, name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = url.searchParams.get(name);
+  const n = raw === null || raw === '' ? def : Number(raw);
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.floor(n))) : def;
+}
+
+/** repeated or comma-separated list parameter (`include_fields=a,b&include_fields=c`) */
+export function listParam(url: URL, name: string): string[] {
+  return url.searchParams.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** keeps only the named top-level fields (none named: all) */
+export function pick<T extends Record<string, unknown>>(obj: T, fields: string[]): Partial<T> {
+  if (fields.length === 0 || fields.includes('_all') || fields.includes('_default')) return obj;
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => fields.includes(k))) as Partial<T>;
+}

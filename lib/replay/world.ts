@@ -1,0 +1,107 @@
+// The replay server's in-memory view of a generated world: the manifest, the object index (sorted by
+// name, for GCS listings), Deck's job records and the tracker data. Loaded once per server.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPLAY_PLACEHOLDER } from '../world/catalog';
+import { runIndex, type RunIndex } from '../world/release';
+import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../world/types';
+
+export interface IndexedObject {
+  bucket: string;
+  name: string;
+  visibleAt: number;
+  size: number;
+  md5: string;
+  /** bytes on disk */
+  file: string;
+  /** holds REPLAY_PLACEHOLDER, replaced by the server URL when served */
+  rewrite: boolean;
+  /** deterministic GCS generation (µs) */
+  generation: string;
+}
+
+export interface LoadedWorld {
+  dir: string;
+  manifest: WorldManifest;
+  runs: WorldRun[];
+  runIndex: RunIndex;
+  /** per bucket, sorted by name */
+  objects: Map<string, IndexedObject[]>;
+  deckJobs: Record<string, unknown>[];
+  bugzilla: WorldBugzillaBug[];
+  jira: WorldJiraIssue[];
+  github: Map<string, WorldGithubIssue[]>;
+}
+
+function readJson<T>(dir: string, rel: string): T {
+  return JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8')) as T;
+}
+
+export function loadWorld(dir: string): LoadedWorld {
+  const manifest = readJson<WorldManifest>(dir, 'world.json');
+  const all: IndexedObject[] = [];
+  const add = (bucket: string, name: string, o: { visibleAt: number; size: number; md5: string; rewrite?: boolean }) =>
+    all.push({ bucket, name, visibleAt: o.visibleAt, size: o.size, md5: o.md5, file: path.join(dir, 'gcs', bucket, name), rewrite: !!o.rewrite, generation: '' });
+  for (const run of manifest.runs) for (const f of run.files) add(run.bucket, `${run.gcsPath}/${f.path}`, f);
+  for (const o of manifest.extraObjects) add(manifest.bucket, o.name, o);
+  all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const objects = new Map<string, IndexedObject[]>();
+  all.forEach((o, i) => {
+    o.generation = `${o.visibleAt}${String(i % 1_000_000).padStart(6, '0')}`;
+    let list = objects.get(o.bucket);
+    if (!list) objects.set(o.bucket, (list = []));
+    list.push(o);
+  });
+  const github = new Map<string, WorldGithubIssue[]>();
+  for (const [repo, rel] of Object.entries(manifest.files.github)) github.set(repo, readJson<{ issues: WorldGithubIssue[] }>(dir, rel).issues);
+  return {
+    dir,
+    manifest,
+    runs: manifest.runs,
+    runIndex: runIndex(manifest.runs),
+    objects,
+    deckJobs: readJson<Record<string, unknown>[]>(dir, manifest.files.deckJobs),
+    bugzilla: readJson<{ bugs: WorldBugzillaBug[] }>(dir, manifest.files.bugzilla).bugs,
+    jira: readJson<{ issues: WorldJiraIssue[] }>(dir, manifest.files.jira).issues,
+    github,
+  };
+}
+
+/** An object's bytes as served by a server at `baseUrl` (placeholder replaced), cached per server. */
+export class ObjectBytes {
+  private readonly cache = new Map<string, { data: Buffer; md5: string }>();
+
+  constructor(private readonly baseUrl: string) {}
+
+  async read(o: IndexedObject): Promise<Buffer> {
+    if (!o.rewrite) return fs.promises.readFile(o.file);
+    return (await this.rewritten(o)).data;
+  }
+
+  private async rewritten(o: IndexedObject): Promise<{ data: Buffer; md5: string }> {
+    const key = `${o.bucket}/${o.name}`;
+    let hit = this.cache.get(key);
+    if (!hit) {
+      const text = (await fs.promises.readFile(o.file, 'utf8')).split(REPLAY_PLACEHOLDER).join(this.baseUrl);
+      const data = Buffer.from(text, 'utf8');
+      hit = { data, md5: crypto.createHash('md5').update(data).digest('base64') };
+      this.cache.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** size and md5 as listed */
+  async meta(o: IndexedObject): Promise<{ size: number; md5: string }> {
+    if (!o.rewrite) return { size: o.size, md5: o.md5 };
+    const r = await this.rewritten(o);
+    return { size: r.data.length, md5: r.md5 };
+  }
+}
+
+export function contentTypeFor(name: string): string {
+  if (name.endsWith('.json')) return 'application/json';
+  if (name.endsWith('.xml')) return 'application/xml';
+  if (name.endsWith('.html')) return 'text/html';
+  return 'text/plain; charset=utf-8';
+}
