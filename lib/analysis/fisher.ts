@@ -1,0 +1,41 @@
+// Fisher's exact test on a 2x2 table, computed with log-factorials (exact for any counts we see).
+
+const logFactCache: number[] = [0];
+function logFact(n: number): number {
+  for (let i = logFactCache.length; i <= n; i++) logFactCache[i] = logFactCache[i - 1] + Math.log(i);
+  return logFactCache[n];
+}
+
+function logHypergeom(a: number, b: number, c: number, d: number): number {
+  return logFact(a + b) + logFact(c + d) + logFact(a + c) + logFact(b + d) - logFact(a + b + c + d) - logFact(a) - logFact(b) - logFact(c) - logFact(d);
+}
+
+/**
+ * One-sided p-value that the "after" failure rate exceeds the "before" one:
+ * P(X >= failedAfter) for the table [[failedBefore, passedBefore], [failedAfter, passedAfter]].
+ */
+export function fisherGreater(failedBefore: number, runsBefore: number, failedAfter: number, runsAfter: number): number {
+  const failedTotal = failedBefore + failedAfter;
+  const maxAfter = Math.min(failedTotal, runsAfter);
+  let p = 0;
+  for (let x = failedAfter; x <= maxAfter; x++) {
+    const a = failedTotal - x; // failed before
+    const b = runsBefore - a;
+    const d = runsAfter - x;
+    if (a < 0 || b < 0 || d < 0) continue;
+    p += Math.exp(logHypergeom(a, b, x, d));
+  }
+  return Math.min(1, p);
+}
+
+/** Two-sided p-value (sum of tables no more likely than the observed one). */
+export function fisherTwoSided(failedBefore: number, runsBefore: number, failedAfter: number, runsAfter: number): number {
+  const failedTotal = failedBefore + failedAfter;
+  const observed = logHypergeom(failedBefore, runsBefore - failedBefore, failedAfter, runsAfter - failedAfter);
+  let p = 0;
+  for (let x = Math.max(0, failedTotal - runsBefore); x <= Math.min(failedTotal, runsAfter); x++) {
+    const lp = logHypergeom(failedTotal - x, runsBefore - failedTotal + x, x, runsAfter - x);
+    if (lp <= observed + 1e-9) p += Math.exp(lp);
+  }
+  return Math.min(1, p);
+}

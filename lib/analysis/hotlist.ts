@@ -1,0 +1,232 @@
+// The hot list: the tests failing most in a window, each with its verdict, evidence, signatures
+// and bugs. The CLI (`buildcop hotlist`), /api/hotlist and the home page all call hotlist().
+import type { Database } from '../store/db';
+import { selectIn } from '../store/bulk';
+import { testOwner } from '../parse/variants';
+import { bugsForTests, markRecurrence, type BugRef } from './bugRefs';
+import { aggregateTests, previousRunOfJob, runRef, SameConditionIndex, verdictInput, type TestAggregate } from './testStats';
+import { classify, describeChange, type Classification } from './verdict';
+import { compileRegex, loadWindow, type JobFilter, type LoadedWindow } from './windowData';
+import { InvalidQueryError, iso, parseAt, parseWindow, windowSpan, type WindowName } from './window';
+
+/** Wrapper tests that only mirror other results (ci-operator steps, monitors), left out by default. */
+export const DEFAULT_IGNORE_TESTS = [
+  '^Run multi-stage test ',
+  '^Find (the|all of the) input image',
+  '^All images are built and tagged into stable',
+  '^Build image ',
+  '^Import the release payload',
+  '^Run template ',
+  '^Create the release image',
+  '^Tag the latest ',
+  'Monitor cluster while tests execute',
+  '^Overall$',
+  '^job\\.initialize',
+  '^operator\\.(Import the release payload|Run template|Build image)',
+  '^Set up the ',
+  '^Clone the correct source code into an image',
+];
+
+export interface HotlistQuery extends JobFilter {
+  window: WindowName;
+  /** Unix seconds */
+  at: number;
+  owner?: string;
+  classification?: Classification;
+  noBug?: boolean;
+  /** regex over test names */
+  test?: string;
+  limit: number;
+}
+
+export const CLASSIFICATIONS: Classification[] = ['regression', 'broken', 'flaky', 'infra', 'failing'];
+
+type Params = Record<string, string | undefined>;
+
+/** Validates query parameters the same way for the CLI and the API. */
+export function parseHotlistQuery(p: Params, now = Date.now()): HotlistQuery {
+  const limit = p.limit === undefined || p.limit === '' ? 100 : Number(p.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new InvalidQueryError(`invalid limit ${JSON.stringify(p.limit)}: use a whole number from 1 to 10000`);
+  if (p.classification && !CLASSIFICATIONS.includes(p.classification as Classification)) {
+    throw new InvalidQueryError(`invalid classification ${JSON.stringify(p.classification)}: use one of ${CLASSIFICATIONS.join(', ')}`);
+  }
+  if (p.upgrade && !['true', 'false', '1', '0', 'yes', 'no'].includes(p.upgrade)) throw new InvalidQueryError(`invalid upgrade ${JSON.stringify(p.upgrade)}: use true or false`);
+  if (p.job) compileRegex(p.job, 'job');
+  if (p.test) compileRegex(p.test, 'test');
+  if (p.release && !/^\d+\.\d+$/.test(p.release)) throw new InvalidQueryError(`invalid release ${JSON.stringify(p.release)}: use e.g. 4.2`);
+  return {
+    window: parseWindow(p.window),
+    at: parseAt(p.at, now),
+    job: p.job || undefined,
+    release: p.release || undefined,
+    platform: p.platform || undefined,
+    upgrade: p.upgrade ? ['true', '1', 'yes'].includes(p.upgrade) : undefined,
+    owner: p.owner || undefined,
+    classification: (p.classification as Classification) || undefined,
+    noBug: p.noBug === 'true' || p.noBug === '1' || p.nobug === 'true' || p.nobug === '1',
+    test: p.test || undefined,
+    limit,
+  };
+}
+
+export interface HotlistItem {
+  test: string;
+  id: string;
+  failedRuns: number;
+  flakedRuns: number;
+  runs: number;
+  failureRate: number;
+  jobs: string[];
+  firstFailure: string | null;
+  lastFailure: string | null;
+  previousFailedRuns: number;
+  previousFlakedRuns: number;
+  previousRuns: number;
+  /** no failure or flake in the window before */
+  isNew: boolean;
+  classification: Classification;
+  evidence: Record<string, unknown>;
+  signatures: { id: string; text: string; count: number }[];
+  signaturesCount: number;
+  bugs: BugRef[];
+  owner: string;
+  /** the window in slices: runs, failed, flaked per slice (a sparkline) */
+  sparkline: { start: string; runs: number; failed: number; flaked: number }[];
+}
+
+export interface Hotlist {
+  window: WindowName;
+  from: string;
+  to: string;
+  filters: Record<string, string | boolean>;
+  totalItems: number;
+  items: HotlistItem[];
+}
+
+export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string) => boolean {
+  const res = (ignoreTests ?? DEFAULT_IGNORE_TESTS).map((s) => new RegExp(s));
+  return (name) => res.some((re) => re.test(name));
+}
+
+export async function testNames(db: Database, ids: number[]): Promise<Map<number, { name: string; hash: string }>> {
+  const rows = await selectIn<{ id: number; name: string; hash: string }>(db, (p) => `SELECT id, name, hash FROM test WHERE id IN (${p})`, ids);
+  return new Map(rows.map((r) => [r.id, { name: r.name, hash: r.hash }]));
+}
+
+export async function signatureInfo(db: Database, ids: number[]): Promise<Map<number, { hash: string; text: string }>> {
+  const rows = await selectIn<{ id: number; hash: string; text: string }>(db, (p) => `SELECT id, hash, text FROM signature WHERE id IN (${p})`, ids);
+  return new Map(rows.map((r) => [r.id, { hash: r.hash, text: r.text }]));
+}
+
+/** The window's buckets grouped into slices for a sparkline. */
+export function sparkline(w: LoadedWindow, a: TestAggregate): HotlistItem['sparkline'] {
+  const { span } = w;
+  const start = Math.round((span.from - span.prevFrom) / span.bucketSeconds);
+  const perWindow = span.buckets - start;
+  // A day per point for week-long windows; about 12 points for shorter ones.
+  const perDay = 86_400 / span.bucketSeconds;
+  const slice = perWindow >= 7 * perDay ? perDay : Math.max(1, Math.ceil(perWindow / 12));
+  const out: HotlistItem['sparkline'] = [];
+  for (let b = start; b < span.buckets; b += slice) {
+    let runs = 0, failed = 0, flaked = 0;
+    for (let i = b; i < Math.min(span.buckets, b + slice); i++) {
+      runs += a.runsPerBucket[i];
+      failed += a.failedPerBucket[i];
+      flaked += a.flakedPerBucket[i];
+    }
+    out.push({ start: iso(span.prevFrom + b * span.bucketSeconds), runs, failed, flaked });
+  }
+  return out;
+}
+
+/** Verdict and evidence of one aggregated test, with "what changed" for regressions. */
+export function verdictFor(w: LoadedWindow, name: string, a: TestAggregate, same: SameConditionIndex) {
+  const v = classify(verdictInput(w, name, a, same));
+  if (v.classification === 'regression' && v.changeBucket !== undefined) {
+    const changeAt = w.span.prevFrom + v.changeBucket * w.span.bucketSeconds;
+    const first = a.allFailedRuns.find((r) => r.started >= changeAt);
+    if (first) {
+      const prev = previousRunOfJob(w, first, a.testId);
+      Object.assign(v.evidence, describeChange(runRef(w, first), prev && runRef(w, prev)));
+    }
+  }
+  return v;
+}
+
+export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[] } = {}): Promise<Hotlist> {
+  const span = windowSpan(q.window, q.at);
+  const w = await loadWindow(db, span, q);
+  const aggs = aggregateTests(w);
+  const names = await testNames(db, [...aggs.keys()]);
+  const ignored = ignoreMatcher(opts.ignoreTests);
+  const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
+  const same = new SameConditionIndex(w);
+
+  let candidates = [...aggs.values()].filter((a) => {
+    const n = names.get(a.testId)?.name ?? '';
+    return (a.windowFailed > 0 || a.windowFlaked > 0) && !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
+  });
+  const jobsOf = (a: TestAggregate) => [...a.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([id]) => w.jobs.get(id)?.name ?? '').sort();
+  candidates.sort(
+    (x, y) => y.windowFailed - x.windowFailed || jobsOf(y).length - jobsOf(x).length || ((names.get(x.testId)?.name ?? '') < (names.get(y.testId)?.name ?? '') ? -1 : 1),
+  );
+  const bugs = await bugsForTests(db, candidates.map((a) => names.get(a.testId)!.hash));
+  if (q.noBug) candidates = candidates.filter((a) => !(bugs.get(names.get(a.testId)!.hash)?.length));
+
+  const items: HotlistItem[] = [];
+  let total = 0;
+  const sigIds = new Set<number>();
+  const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
+  for (const a of candidates) {
+    const { name, hash } = names.get(a.testId)!;
+    // Verdicts are computed for every candidate only when filtering by them; otherwise for the page.
+    if (!q.classification && pending.length >= q.limit) {
+      total++;
+      continue;
+    }
+    const v = verdictFor(w, name, a, same);
+    if (q.classification && v.classification !== q.classification) continue;
+    total++;
+    if (pending.length >= q.limit) continue;
+    const fails = [...a.failedRuns, ...a.flakedRuns].map((r) => r.started);
+    const last = fails.length ? Math.max(...fails) : null;
+    for (const id of a.signatures.keys()) sigIds.add(id);
+    pending.push({
+      a,
+      item: {
+        test: name,
+        id: hash,
+        failedRuns: a.windowFailed,
+        flakedRuns: a.windowFlaked,
+        runs: a.windowRuns,
+        failureRate: a.windowRuns ? Math.round((a.windowFailed / a.windowRuns) * 10000) / 10000 : 0,
+        jobs: jobsOf(a),
+        firstFailure: fails.length ? iso(Math.min(...fails)) : null,
+        lastFailure: last === null ? null : iso(last),
+        previousFailedRuns: a.prevFailed,
+        previousFlakedRuns: a.prevFlaked,
+        previousRuns: a.prevRuns,
+        isNew: a.prevFailed + a.prevFlaked === 0,
+        classification: v.classification,
+        evidence: v.evidence,
+        signaturesCount: a.signatures.size,
+        bugs: markRecurrence(bugs.get(hash) ?? [], last),
+        owner: testOwner(name),
+        sparkline: sparkline(w, a),
+      },
+    });
+  }
+  const sigs = await signatureInfo(db, [...sigIds]);
+  for (const { a, item } of pending) {
+    const signatures = [...a.signatures]
+      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+      .slice(0, 5)
+      .map(([id, count]) => ({ id: sigs.get(id)?.hash ?? String(id), text: sigs.get(id)?.text ?? '', count }));
+    items.push({ ...item, signatures });
+  }
+  const filters: Record<string, string | boolean> = {};
+  for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test'] as const) {
+    if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
+  }
+  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, items };
+}

@@ -1,0 +1,65 @@
+// hotlist and test: the analysis commands.
+import { loadConfigIfPresent } from '../config';
+import { hotlist, parseHotlistQuery } from '../analysis/hotlist';
+import { parseTestQuery, testDetail } from '../analysis/testDetail';
+import { openDatabase } from '../store/db';
+import { parse, printJson, UsageError } from './args';
+import type { Command } from './commands';
+
+const FILTERS = {
+  window: { type: 'string' },
+  at: { type: 'string' },
+  job: { type: 'string' },
+  release: { type: 'string' },
+  platform: { type: 'string' },
+  upgrade: { type: 'string' },
+  owner: { type: 'string' },
+  classification: { type: 'string' },
+  'no-bug': { type: 'boolean' },
+  test: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
+
+export const hotlistCommand: Command = {
+  summary: 'the tests failing most in a window, with verdicts, evidence, signatures and bugs',
+  usage: `Usage: buildcop hotlist [--window 24h|3d|7d|14d] [--at ISO] [--job REGEX] [--limit N] [--json]
+       [--release 4.2] [--platform aws] [--upgrade true|false] [--owner SIG] [--classification C]
+       [--no-bug] [--test REGEX]`,
+  async run(argv) {
+    const { values: v } = parse(argv, FILTERS);
+    const { json: _json, help: _help, 'no-bug': noBug, ...params } = v;
+    const q = parseHotlistQuery({ ...params, noBug: noBug ? 'true' : undefined });
+    const config = loadConfigIfPresent(v.config);
+    const result = await hotlist(await openDatabase(v.db), q, { ignoreTests: config?.ignoreTests });
+    if (v.json) printJson(result);
+    else {
+      process.stdout.write(`Hot list ${result.window} ${result.from} .. ${result.to}: ${result.totalItems} tests failing or flaking\n`);
+      for (const it of result.items) {
+        const bugs = it.bugs.length ? ` bugs: ${it.bugs.map((b) => `${b.tracker}:${b.id}`).join(',')}` : '';
+        process.stdout.write(
+          `${String(it.failedRuns).padStart(5)} failed ${String(it.flakedRuns).padStart(4)} flaked /${String(it.runs).padStart(5)} runs  ${it.classification.padEnd(10)} ${it.test}${it.isNew ? ' [new]' : ''}${bugs}\n`,
+        );
+      }
+    }
+    return 0;
+  },
+};
+
+export const testCommand: Command = {
+  summary: 'one test: verdict with evidence, history, signatures, failed and flaked runs',
+  usage: 'Usage: buildcop test "<full test name or 16-digit id>" [--window 7d] [--at ISO] [--job REGEX] [--json]',
+  async run(argv) {
+    const { values: v, positionals } = parse(argv, { window: FILTERS.window, at: FILTERS.at, job: FILTERS.job }, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one test name or id (quote the name)');
+    const detail = await testDetail(await openDatabase(v.db), positionals[0], parseTestQuery({ window: v.window, at: v.at, job: v.job }));
+    if (v.json) printJson(detail);
+    else {
+      process.stdout.write(`${detail.test}\nid ${detail.id}  ${detail.classification}: ${String(detail.evidence.summary)}\n`);
+      process.stdout.write(`${detail.failedRuns} failed, ${detail.flakedRuns} flaked of ${detail.runsCount} runs (${detail.from} .. ${detail.to})\n`);
+      for (const s of detail.signatures.slice(0, 5)) process.stdout.write(`  signature ${s.id} x${s.count}: ${s.text.split('\n')[0].slice(0, 120)}\n`);
+      for (const r of detail.runs.slice(0, 20)) process.stdout.write(`  ${r.started} ${r.outcome.padEnd(7)} ${r.job} ${r.buildId} ${r.url}\n`);
+      for (const b of detail.bugs) process.stdout.write(`  bug ${b.tracker} ${b.id} [${b.status}] ${b.summary} (${b.reason})\n`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,34 @@
+// Argument parsing shared by the commands: flags with values, booleans, positionals.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class UsageError extends Error {}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export const COMMON = {
+  config: { type: 'string' },
+  db: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Options;
+
+export function parse<T extends Options>(argv: string[], options: T, allowPositionals = false) {
+  try {
+    const all = { ...COMMON, ...options } as typeof COMMON & T;
+    return parseArgs({ args: argv, options: all, allowPositionals, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** "5m", "90s", "1h", "2d" → milliseconds. */
+export function parseDuration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(s.trim());
+  if (!m) throw new UsageError(`invalid duration ${JSON.stringify(s)} (use e.g. 90s, 5m, 1h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,17 @@
+// The command table. Each command parses its options, calls lib/, and renders.
+import { hotlistCommand, testCommand } from './analysis';
+import { ingestCommand } from './ingest';
+import { statsCommand } from './stats';
+
+export interface Command {
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  ingest: ingestCommand,
+  stats: statsCommand,
+  hotlist: hotlistCommand,
+  test: testCommand,
+};

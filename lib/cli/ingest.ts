@@ -1,0 +1,37 @@
+import { loadConfig } from '../config';
+import { formatSummary, ingestPass } from '../ingest/pass';
+import { createProgress } from '../ingest/progress';
+import { openDatabase } from '../store/db';
+import { parse, parseDuration, printJson, UsageError } from './args';
+import type { Command } from './commands';
+
+export const ingestCommand: Command = {
+  summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database',
+  usage: `Usage: buildcop ingest [--config FILE] [--db URL] [--once | --interval 5m] [--quiet] [--json]
+
+Reads <prow.url>/data.js (or /prowjobs.js), downloads each new finished run's artifacts from GCS
+and stores its test results. --once (the default) runs one pass; --interval repeats passes.
+Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
+be read or the configuration is invalid.`,
+  async run(argv) {
+    const { values } = parse(argv, { once: { type: 'boolean' }, interval: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } } as const);
+    if (values.once && values.interval) throw new UsageError('--once and --interval exclude each other');
+    const interval = values.interval ? parseDuration(values.interval) : 0;
+    const config = loadConfig(values.config);
+    const db = await openDatabase(values.db);
+    const progress = createProgress(process.stderr, !!values.quiet || !!values.json);
+    for (;;) {
+      try {
+        const summary = await ingestPass({ config, db, progress });
+        for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);
+        if (values.json) printJson(summary);
+        else process.stdout.write(`${formatSummary(summary)}\n`);
+      } catch (e) {
+        if (!interval) throw Object.assign(e as Error, { expose: true });
+        process.stderr.write(`ingest: pass failed: ${(e as Error).message}; next pass in ${values.interval}\n`);
+      }
+      if (!interval) return 0;
+      await new Promise((r) => setTimeout(r, interval));
+    }
+  },
+};

@@ -1,0 +1,201 @@
+// One run, end to end but without I/O: which artifact files to read, and how their parsed contents
+// combine into the run's record (state, refs, payload, merged test results, parse problems).
+import crypto from 'node:crypto';
+import { parseBuildLog, type BuildLogResult } from '../parse/buildLog';
+import { mergeCases, parseJunit } from '../parse/junit';
+import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob } from '../parse/prowMetadata';
+import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
+
+export type FinishedState = 'success' | 'failure' | 'error' | 'aborted';
+export const FINISHED_STATES: ReadonlySet<string> = new Set(['success', 'failure', 'error', 'aborted']);
+
+export interface RunRecord {
+  job: string;
+  buildId: string;
+  type: string;
+  state: FinishedState;
+  started: number;
+  finished: number | null;
+  url: string;
+  gcsPath: string;
+  pull: number | null;
+  baseRef: string;
+  commitSha: string;
+  payload: string;
+  results: TestResult[];
+  installFailed: boolean;
+  problems: ParseProblem[];
+  meta: Record<string, unknown>;
+  /** some file could not be downloaded: a later pass fetches the run again */
+  incomplete: boolean;
+  fingerprint: string;
+}
+
+/** A file of the run: its bytes, or why it could not be downloaded. */
+export type RunFile = { path: string; bytes: Buffer } | { path: string; error: string };
+
+export interface ListedObject {
+  /** path relative to the run folder */
+  path: string;
+  size: number;
+  version: string;
+}
+
+const TOP_LEVEL = new Set(['started.json', 'finished.json', 'prowjob.json', 'build-log.txt']);
+const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
+const INSTALL_TEST = /^install should succeed/;
+
+export function isJunit(path: string): boolean {
+  return path.startsWith('artifacts/') && /(^|\/)junit[^/]*\.xml$/i.test(path);
+}
+
+/** The files of a run worth downloading, given its listing. */
+export function selectFiles(objects: ListedObject[], maxBytes: number): { fetch: ListedObject[]; problems: ParseProblem[] } {
+  const fetch: ListedObject[] = [];
+  const problems: ParseProblem[] = [];
+  const hasE2eJunit = objects.some((o) => isJunit(o.path) && !OPERATOR_JUNIT.test(o.path));
+  for (const o of objects) {
+    const wanted =
+      TOP_LEVEL.has(o.path) ||
+      isJunit(o.path) ||
+      // modern layout: openshift-tests output is in the e2e step's log; read it only when no junit says the same
+      (!hasE2eJunit && /^artifacts\/[^/]+\/[^/]*e2e[^/]*\/build-log\.txt$/.test(o.path));
+    if (!wanted) continue;
+    if (o.size > maxBytes) problems.push({ file: o.path, message: `not read: ${o.size} bytes is over the ${maxBytes}-byte cap` });
+    else fetch.push(o);
+  }
+  return { fetch, problems };
+}
+
+export function fingerprint(objects: ListedObject[], state: string): string {
+  const h = crypto.createHash('sha1').update(state);
+  for (const o of [...objects].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`\n${o.path}\t${o.version}\t${o.size}`);
+  return h.digest('hex');
+}
+
+function jsonOf<T>(file: RunFile | undefined, parse: (text: string) => T, problems: ParseProblem[]): T | undefined {
+  if (!file || !('bytes' in file)) return undefined;
+  try {
+    return parse(file.bytes.toString('utf8'));
+  } catch (e) {
+    problems.push({ file: file.path, message: (e as Error).message });
+    return undefined;
+  }
+}
+
+function stateFromFinished(result: string | undefined, passed: boolean | undefined): FinishedState | undefined {
+  const r = (result ?? '').toUpperCase();
+  if (r === 'SUCCESS') return 'success';
+  if (r === 'FAILURE') return 'failure';
+  if (r === 'ABORTED') return 'aborted';
+  if (r) return 'error';
+  if (passed === true) return 'success';
+  if (passed === false) return 'failure';
+  return undefined;
+}
+
+/** Combines test results from junit files and build logs (see README "How a run's results are read"). */
+export function combineResults(
+  junits: { path: string; cases: RawCase[]; error?: string }[],
+  logs: BuildLogResult[],
+): { results: TestResult[]; source: string } {
+  const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
+  const junitResults = mergeCases(junits.flatMap((j) => j.cases));
+  const byName = new Map(junitResults.map((r) => [r.name, r]));
+  const brokenNames = new Set(e2e.filter((j) => j.error).flatMap((j) => j.cases.map((c) => c.name)));
+  const logCases = logs.flatMap((l) => l.cases);
+  let source = e2e.length ? 'junit' : 'none';
+  if (logCases.length && (e2e.length === 0 || e2e.some((j) => j.error))) {
+    // No e2e junit, or a broken one: the log's per-test lines fill in (and win for the broken file's tests).
+    for (const r of mergeCases(logCases)) if (!byName.has(r.name) || brokenNames.has(r.name)) byName.set(r.name, r);
+    source = e2e.length ? 'junit+build-log' : 'build-log';
+  } else if (e2e.length === 0) {
+    // Older logs without per-test lines: only the Failing/Flaky blocks are known.
+    for (const l of logs) {
+      for (const name of l.flaky) if (!byName.has(name)) byName.set(name, { name, outcome: 'flaked', message: '' });
+      for (const name of l.failing) if (!byName.has(name)) byName.set(name, { name, outcome: 'failed', message: '' });
+      if (l.failing.length || l.flaky.length) source = 'build-log-summary';
+    }
+  }
+  const failTexts = Object.assign({}, ...logs.map((l) => l.failTexts)) as Record<string, string>;
+  const results = [...byName.values()].map((r) =>
+    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts[r.name] ? { ...r, message: failTexts[r.name] } : r,
+  );
+  return { results, source };
+}
+
+/** Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files. */
+export function assembleRun(
+  run: ProwRun,
+  gcsPath: string,
+  files: RunFile[],
+  listing: ListedObject[],
+  preProblems: ParseProblem[] = [],
+): RunRecord {
+  const problems: ParseProblem[] = [...preProblems];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  for (const f of files) if ('error' in f) problems.push({ file: f.path, message: `download failed: ${f.error}` });
+
+  const started = jsonOf(byPath.get('started.json'), parseStarted, problems);
+  const finished = jsonOf(byPath.get('finished.json'), parseFinished, problems);
+  const prowJobRaw = jsonOf(byPath.get('prowjob.json'), (t) => JSON.parse(t) as unknown, problems);
+  const prowJob = prowJobRaw === undefined ? undefined : prowRunFromProwJob(prowJobRaw);
+
+  const junits: { path: string; cases: RawCase[]; error?: string }[] = [];
+  const logs: BuildLogResult[] = [];
+  for (const f of files) {
+    if (!('bytes' in f)) continue;
+    if (isJunit(f.path)) {
+      const parsed = parseJunit(f.bytes);
+      if (parsed.error) problems.push({ file: f.path, message: parsed.error });
+      junits.push({ path: f.path, cases: parsed.cases, error: parsed.error });
+    } else if (f.path.endsWith('build-log.txt')) {
+      try {
+        logs.push(parseBuildLog(f.bytes.toString('utf8')));
+      } catch (e) {
+        problems.push({ file: f.path, message: (e as Error).message });
+      }
+    }
+  }
+  const { results, source } = combineResults(junits, logs);
+
+  const refs: ProwRefs | undefined = run.refs ?? prowJob?.refs;
+  const pull = refs?.pulls[0]?.number ?? (started?.pull ? Number(started.pull) || null : null);
+  const commitSha = refs?.pulls[0]?.sha ?? refs?.baseSha ?? started?.repoCommit ?? finished?.revision ?? '';
+  const state: FinishedState =
+    (FINISHED_STATES.has(run.state) ? (run.state as FinishedState) : undefined) ??
+    stateFromFinished(finished?.result, finished?.passed) ??
+    'error';
+  const installSteps = results.filter((r) => r.outcome === 'failed' && INSTALL_TEST.test(r.name)).map((r) => r.name);
+  const logInstall = logs.find((l) => l.installFailed)?.installFailed;
+  const promote = logs.find((l) => l.promote)?.promote;
+
+  const meta: Record<string, unknown> = { resultsFrom: source };
+  if (refs) meta.refs = refs;
+  if (installSteps.length) meta.installFailure = { steps: installSteps };
+  else if (logInstall) meta.installFailure = { steps: [logInstall.step], message: logInstall.message };
+  if (promote) meta.promote = promote;
+  const incomplete = files.some((f) => 'error' in f);
+  if (incomplete) meta.incomplete = true;
+
+  return {
+    job: run.job,
+    buildId: run.buildId,
+    type: run.type || prowJob?.type || '',
+    state,
+    started: run.started || started?.timestamp || prowJob?.started || 0,
+    finished: run.finished ?? finished?.timestamp ?? prowJob?.finished ?? null,
+    url: run.url,
+    gcsPath,
+    pull: pull && Number.isFinite(pull) ? pull : null,
+    baseRef: refs?.baseRef ?? '',
+    commitSha,
+    payload: (prowJobRaw !== undefined ? payloadFromProwJob(prowJobRaw) : undefined) ?? '',
+    results,
+    installFailed: installSteps.length > 0 || !!logInstall,
+    problems,
+    meta,
+    incomplete,
+    fingerprint: fingerprint(listing, state),
+  };
+}

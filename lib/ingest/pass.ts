@@ -1,0 +1,154 @@
+// A whole ingest pass: read Deck's list of runs, fetch and store the finished ones not stored yet (in
+// start order, many downloads in flight, one transaction per run), remember unfinished ones.
+import type { Config } from '../config';
+import { allowedHosts } from '../config';
+import type { ProwRun } from '../parse/types';
+import { fetchDeckRuns } from '../sources/deck';
+import { GcsClient } from '../sources/gcs';
+import { HttpClient } from '../sources/http';
+import { Catalog } from '../store/catalog';
+import type { Database } from '../store/db';
+import { knownRuns, writeRun } from '../store/runs';
+import { FINISHED_STATES } from './assemble';
+import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
+import { createProgress, type Progress } from './progress';
+import { fetchRun, hasFinished, RunFetchError } from './run';
+
+export interface PassSummary {
+  runsNew: number;
+  runsUpdated: number;
+  runsPending: number;
+  /** runs that could not be fetched this pass (kept as pending, retried next pass) */
+  runsFailed: number;
+  testResults: number;
+  parseErrors: number;
+  seconds: number;
+  source: string;
+  warnings: string[];
+}
+
+export interface PassOptions {
+  config: Config;
+  db: Database;
+  progress?: Progress;
+  http?: HttpClient;
+  /** runs fetched at once (each with its own downloads in flight) */
+  runConcurrency?: number;
+}
+
+export function httpClientFor(config: Config): HttpClient {
+  const ingest = config.ingest ?? {};
+  return new HttpClient({
+    allowedHosts: allowedHosts(config),
+    concurrency: ingest.concurrency ?? 32,
+    retries: ingest.retries ?? 4,
+    timeoutMs: ingest.timeoutMs ?? 30_000,
+    maxBytes: ingest.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    headers: { 'user-agent': 'buildcop-ingest' },
+  });
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const key = (job: string, buildId: string) => `${job}/${buildId}`;
+const byStart = (a: ProwRun, b: ProwRun) => a.started - b.started || (a.job < b.job ? -1 : a.job > b.job ? 1 : 0) || (a.buildId < b.buildId ? -1 : a.buildId > b.buildId ? 1 : 0);
+
+export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
+  const t0 = performance.now();
+  const { config, db } = opts;
+  const progress = opts.progress ?? createProgress(process.stderr, true);
+  const http = opts.http ?? httpClientFor(config);
+  const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
+  const maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, source: '', warnings: [] };
+  if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
+  const passId = await recordPassStart(db);
+  try {
+    const deck = await fetchDeckRuns(http, config.prow.url);
+    summary.source = deck.source;
+    const jobFilter = config.prow.jobs ? new RegExp(config.prow.jobs) : undefined;
+    const listed = deck.runs.filter((r) => !jobFilter || jobFilter.test(r.job));
+    const now = Math.floor(Date.now() / 1000);
+
+    // What is new, what changed, what is still running.
+    const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
+    const known = await knownRuns(db, minStarted);
+    const work: { run: ProwRun; update: boolean }[] = [];
+    const listedKeys = new Set<string>();
+    for (const run of listed) {
+      listedKeys.add(key(run.job, run.buildId));
+      if (!FINISHED_STATES.has(run.state)) {
+        await upsertPending(db, run, now);
+        continue;
+      }
+      const k = known.get(key(run.job, run.buildId));
+      if (!k) work.push({ run, update: false });
+      else if (k.incomplete || k.state !== run.state) work.push({ run, update: true });
+    }
+    // Runs seen unfinished (or unreadable) earlier that Deck no longer lists: finished since?
+    for (const p of await listPending(db)) {
+      if (listedKeys.has(key(p.run.job, p.run.buildId)) || (jobFilter && !jobFilter.test(p.run.job))) continue;
+      if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false });
+      else if (gcs && (await hasFinished(gcs, p.run).catch(() => false))) work.push({ run: { ...p.run, state: 'pending' }, update: false });
+    }
+    work.sort((a, b) => byStart(a.run, b.run));
+
+    progress.start(work.length);
+    const catalog = await Catalog.load(db);
+    const inFlight = Math.max(1, opts.runConcurrency ?? 8);
+    const fetches: (Promise<Awaited<ReturnType<typeof fetchRun>> | Error> | undefined)[] = [];
+    let next = 0;
+    for (let i = 0; i < work.length; i++) {
+      // Downloads run ahead of the writer; writes happen in start order so that signature
+      // clustering (first text wins) is the same however a pass was interrupted.
+      while (next < work.length && next < i + inFlight) {
+        const w = work[next];
+        fetches[next++] = fetchRun(gcs, w.run, maxFileBytes).catch((e: Error) => e);
+      }
+      const { run, update } = work[i];
+      const fetched = await fetches[i]!;
+      fetches[i] = undefined;
+      if (fetched instanceof Error) {
+        if (!(fetched instanceof RunFetchError)) throw fetched;
+        summary.runsFailed++;
+        await upsertPending(db, run, now, fetched.message);
+        progress.log(`ingest: ${run.job} ${run.buildId}: ${fetched.message} (will retry next pass)`);
+        progress.tick(`${run.job} ${run.buildId} (failed)`);
+        continue;
+      }
+      if (!FINISHED_STATES.has(fetched.state) || (run.state === 'pending' && !fetched.finished)) {
+        await upsertPending(db, run, now);
+        progress.tick(`${run.job} ${run.buildId} (pending)`);
+        continue;
+      }
+      try {
+        summary.testResults += await writeRun(db, catalog, fetched, now);
+      } catch (e) {
+        await catalog.reload(db);
+        throw new Error(`storing ${run.job} ${run.buildId}: ${(e as Error).message}`);
+      }
+      summary.parseErrors += fetched.problems.length;
+      if (update) summary.runsUpdated++;
+      else summary.runsNew++;
+      progress.tick(`${run.job} ${run.buildId}`);
+    }
+    progress.done();
+    summary.runsPending = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n;
+    summary.seconds = (performance.now() - t0) / 1000;
+    await recordPassEnd(db, passId, summary, 'ok');
+    return summary;
+  } catch (e) {
+    summary.seconds = (performance.now() - t0) / 1000;
+    await recordPassEnd(db, passId, summary, 'failed', (e as Error).message).catch(() => undefined);
+    throw e;
+  }
+}
+
+export function formatSummary(s: PassSummary): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
+    (s.runsFailed ? `, ${n(s.runsFailed)} failed (retried next pass)` : '') +
+    `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${s.seconds.toFixed(1)} s`
+  );
+}

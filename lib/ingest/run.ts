@@ -1,0 +1,43 @@
+// Fetching one run's artifacts from GCS and assembling its record.
+import { gcsLocationFromUrl } from '../parse/prowMetadata';
+import type { ParseProblem, ProwRun } from '../parse/types';
+import type { GcsClient } from '../sources/gcs';
+import { assembleRun, selectFiles, type ListedObject, type RunFile, type RunRecord } from './assemble';
+
+export class RunFetchError extends Error {}
+
+/** Lists and downloads what a run needs. Throws RunFetchError only when the run cannot be read at all. */
+export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFileBytes: number): Promise<RunRecord> {
+  const loc = gcsLocationFromUrl(run.url);
+  if (!gcs || !loc) {
+    const why = !gcs ? 'no gcs section in the configuration' : `cannot derive a GCS folder from the run URL ${JSON.stringify(run.url)}`;
+    return assembleRun(run, '', [], [], [{ file: '', message: `artifacts not read: ${why}` }]);
+  }
+  const prefix = `${loc.path}/`;
+  let objects;
+  try {
+    objects = await gcs.list(loc.bucket, prefix);
+  } catch (e) {
+    throw new RunFetchError(`listing gs://${loc.bucket}/${prefix}: ${(e as Error).message}`);
+  }
+  const listing: ListedObject[] = objects.map((o) => ({ path: o.name.slice(prefix.length), size: o.size, version: o.version }));
+  const { fetch, problems } = selectFiles(listing, maxFileBytes);
+  const files: RunFile[] = await Promise.all(
+    fetch.map(async (o): Promise<RunFile> => {
+      try {
+        return { path: o.path, bytes: await gcs.download(loc.bucket, prefix + o.path, { maxBytes: maxFileBytes }) };
+      } catch (e) {
+        return { path: o.path, error: (e as Error).message };
+      }
+    }),
+  );
+  return assembleRun(run, `gs://${loc.bucket}/${loc.path}`, files, listing, problems as ParseProblem[]);
+}
+
+/** Whether a run Deck no longer lists has finished: its finished.json exists. */
+export async function hasFinished(gcs: GcsClient, run: ProwRun): Promise<boolean> {
+  const loc = gcsLocationFromUrl(run.url);
+  if (!loc) return false;
+  const objects = await gcs.list(loc.bucket, `${loc.path}/finished.json`);
+  return objects.some((o) => o.name === `${loc.path}/finished.json`);
+}

@@ -1,0 +1,52 @@
+// Google Cloud Storage, read through the public JSON API (listing) and the object URLs (download).
+import type { HttpClient, RequestOptions } from './http';
+
+export interface GcsObject {
+  name: string;
+  size: number;
+  /** md5Hash or generation: what changes when the object is rewritten */
+  version: string;
+}
+
+interface ListingPage {
+  items?: { name: string; size?: string | number; md5Hash?: string; generation?: string }[];
+  nextPageToken?: string;
+}
+
+export class GcsClient {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly baseUrl: string,
+  ) {}
+
+  /** Every object under prefix (recursive), following nextPageToken. */
+  async list(bucket: string, prefix: string): Promise<GcsObject[]> {
+    const out: GcsObject[] = [];
+    let pageToken: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const q = new URLSearchParams({ prefix, fields: 'items(name,size,md5Hash,generation),nextPageToken' });
+      if (pageToken) q.set('pageToken', pageToken);
+      const url = `${this.baseUrl.replace(/\/$/, '')}/storage/v1/b/${encodeURIComponent(bucket)}/o?${q}`;
+      const page = await this.http.getJson<ListingPage>(url);
+      if (typeof page !== 'object' || page === null) throw new Error(`GCS listing ${url}: not a JSON object`);
+      for (const it of page.items ?? []) {
+        if (typeof it?.name !== 'string') continue;
+        out.push({ name: it.name, size: Number(it.size ?? 0), version: `${it.md5Hash ?? ''}/${it.generation ?? ''}` });
+      }
+      pageToken = typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined;
+      // A server that repeats a token would loop forever; stop instead.
+      if (pageToken && seen.has(pageToken)) throw new Error(`GCS listing of gs://${bucket}/${prefix} repeats page token ${pageToken}`);
+      if (pageToken) seen.add(pageToken);
+    } while (pageToken);
+    return out;
+  }
+
+  objectUrl(bucket: string, name: string): string {
+    return `${this.baseUrl.replace(/\/$/, '')}/${encodeURIComponent(bucket)}/${name.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  async download(bucket: string, name: string, options?: RequestOptions): Promise<Buffer> {
+    return (await this.http.get(this.objectUrl(bucket, name), options)).body;
+  }
+}

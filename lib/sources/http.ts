@@ -1,0 +1,187 @@
+// The one HTTP client every source uses: only configured hosts, bounded concurrency, retries with
+// backoff on 5xx/429/timeouts/dropped connections, and a size cap per response.
+
+export class HttpError extends Error {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export interface HttpOptions {
+  /** hosts (host:port) that may be contacted; anything else is refused before a request is made */
+  allowedHosts: Set<string>;
+  concurrency?: number;
+  retries?: number;
+  timeoutMs?: number;
+  /** default cap per response body */
+  maxBytes?: number;
+  /** first backoff delay; doubles per attempt, with jitter */
+  retryBaseMs?: number;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  url: string;
+}
+
+export interface RequestOptions {
+  maxBytes?: number;
+  headers?: Record<string, string>;
+  /** statuses returned to the caller instead of thrown (e.g. 404 when absence is an answer) */
+  accept?: number[];
+}
+
+const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export class HttpClient {
+  readonly stats = { requests: 0, retries: 0, bytes: 0, failures: 0 };
+  private active = 0;
+  private queue: (() => void)[] = [];
+  private readonly concurrency: number;
+  private readonly retries: number;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly retryBaseMs: number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.concurrency = opts.concurrency ?? 16;
+    this.retries = opts.retries ?? 4;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    this.retryBaseMs = opts.retryBaseMs ?? 250;
+  }
+
+  private async slot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+
+  checkAllowed(url: string): URL {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new HttpError(url, 0, `invalid URL ${JSON.stringify(url)}`);
+    }
+    if (!this.opts.allowedHosts.has(u.host)) {
+      throw new HttpError(url, 0, `refusing to contact ${u.host}: not a host named in the configuration`);
+    }
+    return u;
+  }
+
+  /** GET with retries. Throws HttpError for refused hosts, non-retryable statuses, and exhausted retries. */
+  async get(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    this.checkAllowed(url);
+    let lastError: HttpError | undefined;
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (attempt > 0) {
+        this.stats.retries++;
+        const delay = this.retryBaseMs * 2 ** (attempt - 1);
+        await new Promise((r) => setTimeout(r, delay / 2 + Math.random() * delay));
+      }
+      try {
+        const res = await this.slot(() => this.once(url, options));
+        if (res.status < 400 || options.accept?.includes(res.status)) return res;
+        const err = new HttpError(url, res.status, `GET ${url}: HTTP ${res.status}`);
+        if (!RETRYABLE.has(res.status)) throw err;
+        lastError = err;
+      } catch (e) {
+        if (e instanceof HttpError && (e.status === 0 || !RETRYABLE.has(e.status)) && !(e as { retryable?: boolean }).retryable) {
+          this.stats.failures++;
+          throw e;
+        }
+        lastError = e instanceof HttpError ? e : new HttpError(url, 0, `GET ${url}: ${(e as Error).message}`);
+      }
+    }
+    this.stats.failures++;
+    throw new HttpError(url, lastError?.status ?? 0, `${lastError?.message ?? `GET ${url} failed`} (after ${this.retries + 1} attempts)`);
+  }
+
+  private async once(url: string, options: RequestOptions): Promise<HttpResponse> {
+    this.stats.requests++;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    const maxBytes = options.maxBytes ?? this.maxBytes;
+    try {
+      let res: Response;
+      try {
+        res = await fetch(url, { headers: { ...this.opts.headers, ...options.headers }, signal: controller.signal, redirect: 'follow' });
+      } catch (e) {
+        throw retryable(new HttpError(url, 0, `GET ${url}: ${errorText(e, controller)}`));
+      }
+      // A redirect may only lead to an allowed host as well.
+      if (res.url && res.url !== url) this.checkAllowed(res.url);
+      const declared = Number(res.headers.get('content-length') ?? NaN);
+      if (declared > maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      if (res.body) {
+        const reader = res.body.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            size += value.byteLength;
+            if (size > maxBytes) {
+              await reader.cancel().catch(() => undefined);
+              throw new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`);
+            }
+            chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+          }
+        } catch (e) {
+          if (e instanceof HttpError) throw e;
+          throw retryable(new HttpError(url, 0, `GET ${url}: download interrupted: ${errorText(e, controller)}`));
+        }
+      }
+      const body = Buffer.concat(chunks, size);
+      if (Number.isFinite(declared) && body.length !== declared && !res.headers.get('content-encoding')) {
+        throw retryable(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`));
+      }
+      this.stats.bytes += body.length;
+      return { status: res.status, headers: res.headers, body, url: res.url || url };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async getText(url: string, options?: RequestOptions): Promise<string> {
+    return (await this.get(url, options)).body.toString('utf8');
+  }
+
+  async getJson<T = unknown>(url: string, options?: RequestOptions): Promise<T> {
+    const text = await this.getText(url, { ...options, headers: { accept: 'application/json', ...options?.headers } });
+    try {
+      return JSON.parse(text) as T;
+    } catch (e) {
+      throw new HttpError(url, 0, `GET ${url}: response is not valid JSON (${(e as Error).message}): ${JSON.stringify(text.slice(0, 120))}`);
+    }
+  }
+}
+
+function retryable(e: HttpError): HttpError {
+  (e as { retryable?: boolean }).retryable = true;
+  return e;
+}
+
+function errorText(e: unknown, controller: AbortController): string {
+  if (controller.signal.aborted) return String((controller.signal.reason as Error)?.message ?? 'aborted');
+  const err = e as Error & { cause?: Error & { code?: string } };
+  return err.cause ? `${err.message} (${err.cause.code ?? err.cause.message})` : err.message;
+}

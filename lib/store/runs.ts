@@ -1,0 +1,72 @@
+// Writing one run: a single transaction that replaces whatever the database had for (job, build),
+// so a kill -9 leaves either the whole run or none of it, and re-ingest never duplicates.
+import type { RunRecord } from '../ingest/assemble';
+import type { Catalog } from './catalog';
+import type { Database } from './db';
+import { insertMany } from './bulk';
+
+export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
+/** Raw failure text kept per outcome (the normalised text lives once on the signature). */
+export const MESSAGE_CAP = 4000;
+
+export interface KnownRun {
+  state: string;
+  fingerprint: string;
+  incomplete: boolean;
+}
+
+/** The runs already stored among the given (job, build) pairs, keyed "job/build". */
+export async function knownRuns(db: Database, sinceStarted: number): Promise<Map<string, KnownRun>> {
+  const rows = await db.all<{ name: string; build_id: string; state: string; fingerprint: string; meta: string }>(
+    `SELECT j.name, r.build_id, r.state, r.fingerprint, r.meta FROM run r JOIN job j ON j.id = r.job_id WHERE r.started >= ?`,
+    [sinceStarted],
+  );
+  return new Map(rows.map((r) => [`${r.name}/${r.build_id}`, { state: r.state, fingerprint: r.fingerprint, incomplete: r.meta.includes('"incomplete":true') }]));
+}
+
+export async function runExists(db: Database, job: string, buildId: string): Promise<KnownRun | undefined> {
+  const r = await db.get<{ state: string; fingerprint: string; meta: string }>(
+    'SELECT r.state, r.fingerprint, r.meta FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = ? AND r.build_id = ?',
+    [job, buildId],
+  );
+  return r && { state: r.state, fingerprint: r.fingerprint, incomplete: r.meta.includes('"incomplete":true') };
+}
+
+function capMessage(s: string): string {
+  return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
+}
+
+/** Stores a run (replacing an earlier version). Returns the number of test results written. */
+export async function writeRun(db: Database, catalog: Catalog, rec: RunRecord, now: number): Promise<number> {
+  return db.tx(async (sql) => {
+    const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
+    const executed = rec.results.filter((r) => r.outcome !== 'skipped');
+    const ids = await catalog.testIds(sql, rec.results.map((r) => r.name), now);
+    const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
+    const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
+    for (const r of rec.results) counts[r.outcome]++;
+
+    await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [jobId, rec.buildId]);
+    const row = await sql.get<{ id: number }>(
+      `INSERT INTO run (job_id, build_id, state, started, finished, url, gcs_path, pull, base_ref, commit_sha, payload,
+         test_set_id, passed, failed, flaked, skipped, install_failed, parse_errors, meta, fingerprint, ingested_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [
+        jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
+        testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
+        JSON.stringify(rec.meta), rec.fingerprint, now,
+      ],
+    );
+    const runId = row!.id;
+    const outcomes = [];
+    for (const r of rec.results) {
+      if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
+      const signatureId = r.message ? await catalog.signatureId(sql, r.message, rec.started) : null;
+      outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
+    }
+    await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
+    await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, p.file, p.message.slice(0, 2000)]));
+    await sql.run('DELETE FROM pending_run WHERE job = ? AND build_id = ?', [rec.job, rec.buildId]);
+    return rec.results.length;
+  });
+}
