@@ -10,12 +10,17 @@ import { WORLD_GENERATOR_VERSION } from '../world/types';
 
 export const TEST_WORLD_END = new Date('2026-11-23T00:00:00Z');
 
+/** the folder of buildcop's package.json above this file, else the working directory */
 function repoRoot(): string {
   try {
-    return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+    for (let d = path.dirname(fileURLToPath(import.meta.url)); d !== path.dirname(d); d = path.dirname(d)) {
+      const pkg = path.join(d, 'package.json');
+      if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'buildcop') return d;
+    }
   } catch {
-    return process.cwd();
+    // not a file URL (bundled): fall through
   }
+  return process.cwd();
 }
 
 /** the current time rounded down to the hour */

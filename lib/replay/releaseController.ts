@@ -25,18 +25,18 @@ export function releaseRoute(ctx: RouteContext, rest: string[]): Reply | undefin
   const format = ctx.url.searchParams.get('format') ?? '';
   if (format !== '' && format !== 'json') return textReply(400, "error: Must specify one of '', 'json', 'pullSpec', 'name', or 'downloadURL\n");
   if (rest[2] === 'tags' && rest.length === 3) {
-    const list = tags.map((t) => apiTag(s, t, ctx.world.runIndex, ctx.now)).filter((t) => phases.length === 0 || phases.includes(t.phase));
+    const list = tags.map((t) => apiTag(t, ctx.world.runIndex, ctx.now)).filter((t) => phases.length === 0 || phases.includes(t.phase));
     return jsonReply(200, { name: s.name, tags: list });
   }
   if (rest[2] === 'latest' && rest.length === 3) {
     const want = phases.length ? phases : ['Accepted'];
     const t = tags.find((x) => want.includes(tagPhase(x, ctx.world.runIndex, ctx.now)));
-    return t ? jsonReply(200, apiTag(s, t, ctx.world.runIndex, ctx.now)) : textReply(404, 'no tags exist within the release that satisfy the request\n');
+    return t ? jsonReply(200, apiTag(t, ctx.world.runIndex, ctx.now)) : textReply(404, 'no tags exist within the release that satisfy the request\n');
   }
   if (rest[2] === 'release' && rest.length === 4) {
     const t = tags.find((x) => x.name === rest[3]);
     if (!t) return textReply(404, `could not find tag: ${rest[3]}\n`);
-    return jsonReply(200, releaseInfo(s, t, ctx.world.runIndex, ctx.now, ctx.baseUrl));
+    return jsonReply(200, releaseInfo(t, ctx.world.runIndex, ctx.now, ctx.baseUrl));
   }
   return undefined;
 }

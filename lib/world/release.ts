@@ -42,7 +42,7 @@ export function visibleTags(stream: WorldReleaseStream, now: number): WorldRelea
   return stream.tags.filter((t) => t.created <= now).sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
 }
 
-export function releaseInfo(stream: WorldReleaseStream, tag: WorldReleaseTag, runs: RunIndex, now: number, baseUrl: string): Record<string, unknown> {
+export function releaseInfo(tag: WorldReleaseTag, runs: RunIndex, now: number, baseUrl: string): Record<string, unknown> {
   const jobs = (m: Record<string, ReleaseJobRef>) => Object.fromEntries(Object.entries(m).map(([k, ref]) => [k, verificationStatus(ref, runs, now, baseUrl)]));
   const info: Record<string, unknown> = {
     name: tag.name,
@@ -63,6 +63,6 @@ export function releaseInfo(stream: WorldReleaseStream, tag: WorldReleaseTag, ru
   return info;
 }
 
-export function apiTag(stream: WorldReleaseStream, tag: WorldReleaseTag, runs: RunIndex, now: number): Record<string, string> {
+export function apiTag(tag: WorldReleaseTag, runs: RunIndex, now: number): Record<string, string> {
   return { name: tag.name, phase: tagPhase(tag, runs, now), pullSpec: tag.pullSpec, downloadURL: tag.downloadURL };
 }
