@@ -1,6 +1,7 @@
 // The command table. Each command parses its options, calls lib/, and renders.
 import { hotlistCommand, testCommand } from './analysis';
 import { ingestCommand } from './ingest';
+import { replayCommand, worldCommand } from './replay';
 import { statsCommand } from './stats';
 
 export interface Command {
@@ -14,4 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   stats: statsCommand,
   hotlist: hotlistCommand,
   test: testCommand,
+  replay: replayCommand,
+  world: worldCommand,
+  // MORE-COMMANDS
 };

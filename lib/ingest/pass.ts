@@ -133,6 +133,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
       progress.tick(`${run.job} ${run.buildId}`);
     }
     progress.done();
+    // Other sources refreshed by the same pass (each optional, none fatal to the rest):
+    // SOURCE-REFRESH-HOOKS (bugs: lib/ingest/bugs.ts, payloads: lib/ingest/releases.ts)
     summary.runsPending = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n;
     summary.seconds = (performance.now() - t0) / 1000;
     await recordPassEnd(db, passId, summary, 'ok');

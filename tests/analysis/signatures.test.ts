@@ -10,8 +10,8 @@ import {
 } from '../../lib/analysis/normalize';
 import { collisionHash, SignatureIndex, type StoredSignature } from '../../lib/analysis/signatures';
 
-const sample = (n: number, seed: number) => {
-  const gen = failureTexts(seed);
+const sample = (n: number, seed: number, templates?: number) => {
+  const gen = failureTexts(seed, templates);
   return Array.from({ length: n }, () => gen.next());
 };
 
@@ -53,8 +53,9 @@ function nearThreshold(texts: readonly string[], seed: number): string[] {
 
 describe('SignatureIndex', () => {
   it('equals the brute-force nearest-within-threshold search on varied texts', () => {
-    const base = sample(1500, 11);
-    const texts = [...base.slice(0, 600), ...nearThreshold(base.slice(0, 900), 5), ...base.slice(600)];
+    // enough templates for a few hundred signatures, so that the length-window search is used too
+    const base = sample(2400, 11, 1200);
+    const texts = [...base.slice(0, 800), ...nearThreshold(base.slice(0, 900), 5), ...base.slice(800)];
     const index = new SignatureIndex();
     const got = texts.map((t) => index.assign(t).text);
     const want = bruteForce(texts);
@@ -62,7 +63,7 @@ describe('SignatureIndex', () => {
     // the data exercised the fuzzy path, both joining and not joining
     const distinct = new Set(texts.map(signatureText));
     expect(index.size).toBeLessThan(distinct.size);
-    expect(index.size).toBeGreaterThan(50);
+    expect(index.size).toBeGreaterThan(300);
   });
 
   it('a remembered fuzzy match moves to a newer, closer signature, as the brute force does', () => {

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 import { closeDatabase, openDatabase, type Database } from '../../lib/store/db';
 import { decodeTestSet } from '../../lib/store/testSets';
 
@@ -47,7 +47,13 @@ export const havePostgres = !!process.env.BUILDCOP_TEST_PG_URL;
 export function describeEachDatabase(name: string, fn: (kind: 'sqlite' | 'postgres') => void): void {
   describe(`${name} [sqlite]`, () => fn('sqlite'));
   if (havePostgres) describe(`${name} [postgres]`, () => fn('postgres'));
-  else describe(`${name} [postgres]`, () => console.warn(`[postgres] "${name}" did not run: BUILDCOP_TEST_PG_URL is not set`));
+  else {
+    describe(`${name} [postgres]`, () => {
+      it('did not run: no PostgreSQL server (set BUILDCOP_TEST_PG_URL; npm test starts one where PostgreSQL is installed)', () => {
+        console.warn(`[postgres] "${name}" did not run: BUILDCOP_TEST_PG_URL is not set`);
+      });
+    });
+  }
 }
 
 export async function open(t: TestDatabase): Promise<Database> {

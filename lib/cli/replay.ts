@@ -1,0 +1,59 @@
+// replay and world: serve or generate the bundled sample world.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureWorld } from '../replay/ensureWorld';
+import { startReplayServer, type ReplayServer } from '../replay/server';
+import { parse, UsageError } from './args';
+import type { Command } from './commands';
+
+/** Writes a buildcop config whose every source is the replay server at `url`. */
+export function writeReplayConfig(worldDir: string, url: string, file: string): void {
+  const template = fs.readFileSync(path.join(worldDir, 'buildcop.config.json.template'), 'utf8');
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, template.replaceAll('http://REPLAY', url));
+}
+
+function parseEnd(s: string | undefined): Date | undefined {
+  if (!s) return undefined;
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) throw new UsageError(`invalid --end ${JSON.stringify(s)}: use an ISO time`);
+  return d;
+}
+
+/** The replay server for the sample world; Deck lists its whole history so one pass ingests it all. */
+export async function startSampleReplay(opts: { world?: string; end?: Date; port?: number }): Promise<{ server: ReplayServer; dir: string }> {
+  const dir = opts.world ? path.resolve(opts.world) : await ensureWorld({ end: opts.end });
+  const server = await startReplayServer({ dir, port: opts.port ?? 0, deckWindowHours: 24 * 15, gcsPageSize: 1000 });
+  return { server, dir };
+}
+
+export const replayCommand: Command = {
+  summary: 'serve the bundled sample world in the real services\' URL shapes (Deck, GCS, trackers)',
+  usage: `Usage: buildcop replay [--port P] [--world DIR | --end ISO] [--write-config FILE]
+
+Serves a recorded CI world (generated into data/ on first use) as Deck, GCS, Bugzilla, Jira,
+GitHub and the release controller would, and prints its URL. --write-config writes a
+buildcop.config.json pointing every source at it.`,
+  async run(argv) {
+    const { values } = parse(argv, { port: { type: 'string' }, world: { type: 'string' }, end: { type: 'string' }, 'write-config': { type: 'string' } } as const);
+    const port = values.port ? Number(values.port) : 8099;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port ${values.port}`);
+    const { server, dir } = await startSampleReplay({ world: values.world, end: parseEnd(values.end), port });
+    if (values['write-config']) writeReplayConfig(dir, server.url, values['write-config']);
+    process.stdout.write(`replay: serving ${dir} at ${server.url}${values['write-config'] ? ` (config: ${values['write-config']})` : ''}\n`);
+    await new Promise(() => undefined); // until killed
+    return 0;
+  },
+};
+
+export const worldCommand: Command = {
+  summary: 'generate the sample world (deterministic) into a folder',
+  usage: 'Usage: buildcop world [--out DIR] [--end ISO]   (default: data/world-<hour>-v<N>, end = this hour)',
+  async run(argv) {
+    const { values } = parse(argv, { out: { type: 'string' }, end: { type: 'string' } } as const);
+    const t0 = Date.now();
+    const dir = await ensureWorld({ dir: values.out, end: parseEnd(values.end) });
+    process.stdout.write(`world: ${dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    return 0;
+  },
+};

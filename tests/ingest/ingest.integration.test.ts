@@ -1,0 +1,150 @@
+// Replay server → ingest → database, checked against the sample world's truth, on SQLite and
+// PostgreSQL: counts, idempotence, kill -9 and restart, injected 503s and a truncated junit.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hotlist } from '../../lib/analysis/hotlist';
+import { getStats } from '../../lib/analysis/stats';
+import { ingestPass } from '../../lib/ingest/pass';
+import type { Database } from '../../lib/store/db';
+import { closeDatabase, describeEachDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
+import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig, type Truth } from '../helpers/world';
+import type { ReplayServer } from '../../lib/replay/server';
+
+const ROOT = path.resolve(__dirname, '../..');
+const at = Math.floor(TEST_WORLD_END.getTime() / 1000);
+
+describeEachDatabase('ingest of the sample world', (kind) => {
+  let world: { dir: string; truth: Truth };
+  let server: ReplayServer;
+  let target: TestDatabase;
+  let db: Database;
+  let firstDump: Record<string, unknown[]>;
+
+  beforeAll(async () => {
+    world = await sampleWorld();
+    server = await replay(world.dir);
+    target = await freshDatabase(kind);
+    db = await open(target);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (db) await closeDatabase(db);
+    await target?.drop();
+  });
+
+  it('stores exactly the runs, tests and outcomes of the world', async () => {
+    const summary = await ingestPass({ config: configFor(world.dir, server.url), db });
+    const { truth } = world;
+    expect(summary.runsNew).toBe(truth.runs.finished);
+    expect(summary.runsPending).toBe(truth.runs.pending);
+    expect(summary.parseErrors).toBe(0);
+    const stats = await getStats(db);
+    expect(stats.runs).toBe(truth.runs.finished);
+    expect(stats.runsByState).toEqual(truth.runs.byState);
+    expect(stats.pendingRuns).toBe(truth.runs.pending);
+    expect(stats.tests).toBe(truth.tests);
+    expect(stats.testResults).toBe(truth.testResults.total);
+    expect(stats.failures).toBe(truth.testResults.failed);
+    expect(stats.flakes).toBe(truth.testResults.flaked);
+    firstDump = await logicalDump(db);
+  });
+
+  it('counts every failing test in the window and the one before exactly as the truth does', async () => {
+    const list = await hotlist(db, { window: '7d', at, limit: 10_000 }, { ignoreTests: [] });
+    const byName = new Map(list.items.map((i) => [i.test, i]));
+    const expected = Object.entries(world.truth.perTest).filter(([, t]) => t.window.failedRuns + t.window.flakedRuns > 0);
+    expect(list.items.length).toBe(expected.length);
+    for (const [name, t] of expected) {
+      const item = byName.get(name);
+      expect(item, name).toBeDefined();
+      expect({ runs: item!.runs, failedRuns: item!.failedRuns, flakedRuns: item!.flakedRuns, jobs: item!.jobs }, name).toEqual({
+        runs: t.window.runs, failedRuns: t.window.failedRuns, flakedRuns: t.window.flakedRuns, jobs: [...t.window.jobs].sort(),
+      });
+      expect({ previousFailedRuns: item!.previousFailedRuns, previousFlakedRuns: item!.previousFlakedRuns, previousRuns: item!.previousRuns }, name).toEqual({
+        previousFailedRuns: t.previous.failedRuns, previousFlakedRuns: t.previous.flakedRuns, previousRuns: t.previous.runs,
+      });
+    }
+  });
+
+  it('changes nothing when the same data is ingested again', async () => {
+    const summary = await ingestPass({ config: configFor(world.dir, server.url), db });
+    expect(summary.runsNew + summary.runsUpdated).toBe(0);
+    expect(await logicalDump(db)).toEqual(firstDump);
+  });
+
+  it('ends with the same database after a kill -9 in the middle and a restart', async () => {
+    // the same server (URLs are part of what is stored), slowed down so the kill lands mid-pass
+    server.setFaults({ delayMs: 4 });
+    const other = await freshDatabase(kind);
+    const config = writeConfig(configFor(world.dir, server.url));
+    const cli = (args: string[]) => spawn(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'ingest', '--config', config, '--db', other.url, '--quiet', ...args], { stdio: 'ignore' });
+    try {
+      const odb = await open(other);
+      const child = cli([]);
+      // kill once a good part of the runs is in, mid-pass
+      for (let i = 0; i < 600; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const n = (await odb.get<{ n: number }>('SELECT COUNT(*) AS n FROM run'))!.n;
+        if (n >= 150) break;
+      }
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const partial = (await odb.get<{ n: number }>('SELECT COUNT(*) AS n FROM run'))!.n;
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(world.truth.runs.finished);
+      await closeDatabase(odb);
+      const again = cli([]);
+      const code = await new Promise((r) => again.once('exit', r));
+      expect(code).toBe(0);
+      const db2 = await open(other);
+      expect(await logicalDump(db2)).toEqual(firstDump);
+      await closeDatabase(db2);
+    } finally {
+      server.setFaults({});
+      await other.drop();
+    }
+  }, 240_000);
+
+  it('survives injected 503s and records a truncated junit as a parse error, keeping the rest of the run', async () => {
+    const noJunit = world.truth.specialRuns.noE2eJunit;
+    // a run of the same job that does have an e2e junit: truncate that file
+    const victim = (firstDump.runs as { job: string; build_id: string; gcs_path: string; meta: string }[]).find(
+      (r) => r.job === noJunit.job && r.build_id !== noJunit.buildId && r.meta.includes('"resultsFrom":"junit"'),
+    )!;
+    const faulty = await replay(world.dir, {
+      faults: {
+        status: [
+          { match: '^/data\\.js', status: 503, times: 2 },
+          { match: '^/storage/v1/b/', status: 503, times: 3 },
+          { match: 'build-log\\.txt$', status: 502, times: 2 },
+        ],
+        truncate: [`${victim.build_id}/artifacts/.*junit_e2e_[^/]*\\.xml$`],
+      },
+    });
+    const other = await freshDatabase(kind);
+    const odb = await open(other);
+    try {
+      const summary = await ingestPass({ config: configFor(world.dir, faulty.url), db: odb });
+      expect(summary.runsNew).toBe(world.truth.runs.finished);
+      expect(summary.parseErrors).toBe(1);
+      expect(faulty.requests.filter((r) => r.status >= 500).length).toBe(7);
+      const errors = await odb.all<{ file: string; message: string }>(
+        'SELECT p.file, p.message FROM parse_error p JOIN run r ON r.id = p.run_id WHERE r.build_id = ?',
+        [victim.build_id],
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0].file).toMatch(/junit_e2e_.*\.xml$/);
+      expect(errors[0].message).toMatch(/truncated/);
+      // the build log fills in what the cut junit lost: the counts still equal the truth
+      const stats = await getStats(odb);
+      expect(stats.testResults).toBe(world.truth.testResults.total);
+      expect(stats.failures).toBe(world.truth.testResults.failed);
+    } finally {
+      await closeDatabase(odb);
+      await faulty.close();
+      await other.drop();
+    }
+  }, 240_000);
+});
+
