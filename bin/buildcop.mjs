@@ -4,4 +4,5 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../lib/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: an open PostgreSQL pool would otherwise keep the process alive.
+process.exit(await main(process.argv.slice(2)));

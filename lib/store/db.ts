@@ -3,12 +3,9 @@
 // schema, the migrations and the client for ordinary reads and writes (lib/store/prisma.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Pool, PoolClient } from 'pg';
+import BetterSqlite3 from 'better-sqlite3';
+import pg, { type Pool, type PoolClient } from 'pg';
 import { migrate } from './migrate';
-
-const require = createRequire(import.meta.url);
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number | bigint | null | Buffer | boolean;
@@ -152,10 +149,9 @@ class PgDb extends PgConn implements Database {
 }
 
 function openSqlite(url: string): Database {
-  const Driver = require('better-sqlite3') as typeof BetterSqlite3;
   const file = sqliteFile(url);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Driver(file);
+  const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL'); // the dashboard reads while ingest writes
   db.pragma('synchronous = NORMAL'); // durable at each WAL checkpoint; a kill -9 loses no committed run
   db.pragma('busy_timeout = 10000');
@@ -165,7 +161,6 @@ function openSqlite(url: string): Database {
 }
 
 function openPostgres(url: string): Database {
-  const pg = require('pg') as typeof import('pg');
   // bigint (20) and numeric (1700) arrive as strings by default; our values fit a double.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));

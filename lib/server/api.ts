@@ -1,0 +1,28 @@
+// JSON API plumbing: query parameters in, the lib function's answer out, 400/404 with a message.
+import type { NextRequest } from 'next/server';
+
+export function params(req: NextRequest | Request): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of new URL(req.url).searchParams) out[k] = v;
+  return out;
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(`${JSON.stringify(body, null, 2)}\n`, {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** Runs a handler; errors that carry a status (400, 401, 404) become that status with the message. */
+export async function handle(fn: () => Promise<unknown>): Promise<Response> {
+  try {
+    const result = await fn();
+    return result instanceof Response ? result : json(result);
+  } catch (e) {
+    const err = e as Error & { status?: number };
+    if (err.status && err.status >= 400 && err.status < 500) return json({ error: err.message }, err.status);
+    console.error(err);
+    return json({ error: 'internal error', detail: err.message }, 500);
+  }
+}
