@@ -100,6 +100,8 @@ export interface Hotlist {
   to: string;
   filters: Record<string, string | boolean>;
   totalItems: number;
+  /** tests failing or flaking in the window (same filters) that have no linked bug */
+  withoutBug: number;
   items: HotlistItem[];
 }
 
@@ -171,6 +173,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
     (x, y) => y.windowFailed - x.windowFailed || jobsOf(y).length - jobsOf(x).length || ((names.get(x.testId)?.name ?? '') < (names.get(y.testId)?.name ?? '') ? -1 : 1),
   );
   const bugs = await bugsForTests(db, candidates.map((a) => names.get(a.testId)!.hash));
+  const withoutBug = candidates.filter((a) => !(bugs.get(names.get(a.testId)!.hash)?.length)).length;
   if (q.noBug) candidates = candidates.filter((a) => !(bugs.get(names.get(a.testId)!.hash)?.length));
 
   const items: HotlistItem[] = [];
@@ -228,5 +231,5 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
   }
-  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, items };
+  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items };
 }
