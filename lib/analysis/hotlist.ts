@@ -4,7 +4,7 @@ import type { Database } from '../store/db';
 import { selectIn } from '../store/bulk';
 import { testOwner } from '../parse/variants';
 import { bugsForTests, markRecurrence, type BugRef } from './bugRefs';
-import { aggregateTests, previousRunOfJob, runRef, SameConditionIndex, verdictInput, type TestAggregate } from './testStats';
+import { addRunCounts, aggregateTests, countFailures, previousRunOfJob, runRef, SameConditionIndex, verdictInput, type TestAggregate } from './testStats';
 import { classify, describeChange, type Classification } from './verdict';
 import { compileRegex, loadWindow, type JobFilter, type LoadedWindow } from './windowData';
 import { InvalidQueryError, iso, parseAt, parseWindow, windowSpan, type WindowName } from './window';
@@ -158,39 +158,47 @@ export function verdictFor(w: LoadedWindow, name: string, a: TestAggregate, same
 export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[] } = {}): Promise<Hotlist> {
   const span = windowSpan(q.window, q.at);
   const w = await loadWindow(db, span, q);
-  const aggs = aggregateTests(w);
-  const names = await testNames(db, [...aggs.keys()]);
+  const counts = countFailures(w);
+  const names = await testNames(db, counts.testIds);
   const ignored = ignoreMatcher(opts.ignoreTests);
   const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
   const same = new SameConditionIndex(w);
 
-  let candidates = [...aggs.values()].filter((a) => {
-    const n = names.get(a.testId)?.name ?? '';
-    return (a.windowFailed > 0 || a.windowFlaked > 0) && !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
+  // Rank every failing test on cheap counts; look closely only at the ones shown.
+  const nameOf = (id: number) => names.get(id)?.name ?? '';
+  let ranked = counts.testIds.filter((id) => {
+    const n = nameOf(id);
+    return !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
   });
+  ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : 1));
+  const bugs = await bugsForTests(db, ranked.map((id) => names.get(id)!.hash));
+  const hasBug = (id: number) => !!bugs.get(names.get(id)!.hash)?.length;
+  const withoutBug = ranked.filter((id) => !hasBug(id)).length;
+  if (q.noBug) ranked = ranked.filter((id) => !hasBug(id));
+
+  let total = ranked.length;
+  let page: TestAggregate[];
+  if (q.classification) {
+    // filtering by verdict needs every candidate's verdict
+    const aggs = aggregateTests(w, new Set(ranked));
+    const all = ranked.map((id) => aggs.get(id)!);
+    addRunCounts(w, all);
+    const kept = all.filter((a) => verdictFor(w, nameOf(a.testId), a, same).classification === q.classification);
+    total = kept.length;
+    page = kept.slice(0, q.limit);
+  } else {
+    const aggs = aggregateTests(w, new Set(ranked.slice(0, q.limit)));
+    page = ranked.slice(0, q.limit).map((id) => aggs.get(id)!);
+    addRunCounts(w, page);
+  }
   const jobsOf = (a: TestAggregate) => [...a.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([id]) => w.jobs.get(id)?.name ?? '').sort();
-  candidates.sort(
-    (x, y) => y.windowFailed - x.windowFailed || jobsOf(y).length - jobsOf(x).length || ((names.get(x.testId)?.name ?? '') < (names.get(y.testId)?.name ?? '') ? -1 : 1),
-  );
-  const bugs = await bugsForTests(db, candidates.map((a) => names.get(a.testId)!.hash));
-  const withoutBug = candidates.filter((a) => !(bugs.get(names.get(a.testId)!.hash)?.length)).length;
-  if (q.noBug) candidates = candidates.filter((a) => !(bugs.get(names.get(a.testId)!.hash)?.length));
 
   const items: HotlistItem[] = [];
-  let total = 0;
   const sigIds = new Set<number>();
   const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
-  for (const a of candidates) {
+  for (const a of page) {
     const { name, hash } = names.get(a.testId)!;
-    // Verdicts are computed for every candidate only when filtering by them; otherwise for the page.
-    if (!q.classification && pending.length >= q.limit) {
-      total++;
-      continue;
-    }
     const v = verdictFor(w, name, a, same);
-    if (q.classification && v.classification !== q.classification) continue;
-    total++;
-    if (pending.length >= q.limit) continue;
     const fails = [...a.failedRuns, ...a.flakedRuns].map((r) => r.started);
     const last = fails.length ? Math.max(...fails) : null;
     for (const id of a.signatures.keys()) sigIds.add(id);

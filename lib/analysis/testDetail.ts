@@ -6,7 +6,7 @@ import type { Database } from '../store/db';
 import { setHas } from '../store/testSets';
 import { bugsForTests, markRecurrence } from './bugRefs';
 import { sparkline, verdictFor } from './hotlist';
-import { aggregateTests, SameConditionIndex } from './testStats';
+import { addRunCounts, aggregateTests, SameConditionIndex } from './testStats';
 import { loadWindow, type JobFilter } from './windowData';
 import { day, iso, NotFoundError, parseAt, parseWindow, windowSpan, type WindowName } from './window';
 
@@ -32,12 +32,13 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
   const span = windowSpan(q.window, q.at);
   const w = await loadWindow(db, span, q, t.id);
   const a = aggregateTests(w, new Set([t.id])).get(t.id)!;
+  addRunCounts(w, [a]);
   const active = a.windowFailed + a.windowFlaked > 0;
   const v = active ? verdictFor(w, t.name, a, new SameConditionIndex(w)) : undefined;
 
   // Daily history per job over the window: runs that executed the test, failures, flakes.
   const outcomeOf = new Map<number, number>();
-  for (const o of w.outcomes) outcomeOf.set(o.runId, o.outcome);
+  for (let i = 0; i < w.outcomes.length; i++) outcomeOf.set(w.outcomes.runId[i], w.outcomes.outcome[i]);
   const hist = new Map<string, { day: string; job: string; runs: number; failed: number; flaked: number }>();
   for (const r of w.runs) {
     if (r.started < span.from || r.testSetId === null || !setHas(w.sets.get(r.testSetId)!, t.id)) continue;

@@ -33,40 +33,84 @@ export interface TestAggregate {
   signatures: Map<number, number>;
 }
 
-/** Aggregates for the tests that failed or flaked in the window (or for `only`, when given). */
-export function aggregateTests(w: LoadedWindow, only?: Set<number>): Map<number, TestAggregate> {
-  const { span } = w;
+/** Per-test counts over the window for every test, in dense arrays indexed by test id: cheap enough
+ * to rank thousands of failing tests before looking closely at the ones shown. */
+export interface FailureCounts {
+  testIds: number[];
+  windowFailed: Int32Array;
+  windowFlaked: Int32Array;
+  prevFailed: Int32Array;
+  prevFlaked: Int32Array;
+  /** distinct jobs with a failure or flake in the window */
+  jobs: Int32Array;
+}
+
+export function countFailures(w: LoadedWindow): FailureCounts {
+  const { span, outcomes: o } = w;
+  let maxTest = 0;
+  for (let i = 0; i < o.length; i++) if (o.testId[i] > maxTest) maxTest = o.testId[i];
+  const n = maxTest + 1;
+  const c: FailureCounts = {
+    testIds: [], windowFailed: new Int32Array(n), windowFlaked: new Int32Array(n), prevFailed: new Int32Array(n), prevFlaked: new Int32Array(n), jobs: new Int32Array(n),
+  };
+  const jobIndex = new Map<number, number>();
+  for (const id of w.jobs.keys()) jobIndex.set(id, jobIndex.size);
+  const seen = new Map<number, Set<number>>();
+  const seenDense = n * jobIndex.size <= 64_000_000 ? new Uint8Array(n * jobIndex.size) : undefined;
+  for (let i = 0; i < o.length; i++) {
+    const t = o.testId[i];
+    if (o.started[i] >= span.from) {
+      if (c.windowFailed[t] + c.windowFlaked[t] === 0) c.testIds.push(t);
+      if (o.outcome[i] === 1) c.windowFailed[t]++;
+      else c.windowFlaked[t]++;
+      const j = jobIndex.get(o.jobId[i]) ?? 0;
+      if (seenDense) {
+        const k = t * jobIndex.size + j;
+        if (!seenDense[k]) {
+          seenDense[k] = 1;
+          c.jobs[t]++;
+        }
+      } else {
+        let set = seen.get(t);
+        if (!set) seen.set(t, (set = new Set()));
+        if (!set.has(j)) {
+          set.add(j);
+          c.jobs[t]++;
+        }
+      }
+    } else if (o.outcome[i] === 1) c.prevFailed[t]++;
+    else c.prevFlaked[t]++;
+  }
+  return c;
+}
+
+/**
+ * Aggregates for the given tests in detail: failures and flakes per bucket and job, the failed runs,
+ * signatures. Runs that executed each test come from addRunCounts.
+ */
+export function aggregateTests(w: LoadedWindow, only: Set<number>): Map<number, TestAggregate> {
+  const { span, outcomes: o } = w;
   const windowStart = Math.round((span.from - span.prevFrom) / span.bucketSeconds);
   const aggs = new Map<number, TestAggregate>();
-  const make = (testId: number): TestAggregate => ({
-    testId,
-    runsPerBucket: new Float64Array(span.buckets),
-    failedPerBucket: new Float64Array(span.buckets),
-    flakedPerBucket: new Float64Array(span.buckets),
-    perJob: new Map(),
-    windowRuns: 0, windowFailed: 0, windowFlaked: 0, prevRuns: 0, prevFailed: 0, prevFlaked: 0,
-    failedRuns: [], flakedRuns: [], allFailedRuns: [],
-    signatures: new Map(),
-  });
-  if (only) for (const id of only) aggs.set(id, make(id));
-  else {
-    for (const o of w.outcomes) {
-      if (!aggs.has(o.testId) && w.runById.get(o.runId)!.started >= span.from) aggs.set(o.testId, make(o.testId));
-    }
+  for (const testId of only) {
+    aggs.set(testId, {
+      testId,
+      runsPerBucket: new Float64Array(span.buckets),
+      failedPerBucket: new Float64Array(span.buckets),
+      flakedPerBucket: new Float64Array(span.buckets),
+      perJob: new Map(),
+      windowRuns: 0, windowFailed: 0, windowFlaked: 0, prevRuns: 0, prevFailed: 0, prevFlaked: 0,
+      failedRuns: [], flakedRuns: [], allFailedRuns: [],
+      signatures: new Map(),
+    });
   }
-  const jobCounts = (a: TestAggregate, jobId: number) => {
-    let c = a.perJob.get(jobId);
-    if (!c) a.perJob.set(jobId, (c = { runs: 0, failed: 0, flaked: 0 }));
-    return c;
-  };
-
-  for (const o of w.outcomes) {
-    const a = aggs.get(o.testId);
+  for (let i = 0; i < o.length; i++) {
+    const a = aggs.get(o.testId[i]);
     if (!a) continue;
-    const run = w.runById.get(o.runId)!;
+    const run = w.runById.get(o.runId[i])!;
     const b = bucketOf(span, run.started);
     const inWindow = b >= windowStart;
-    if (o.outcome === 1) {
+    if (o.outcome[i] === 1) {
       a.failedPerBucket[b]++;
       a.allFailedRuns.push(run);
       if (inWindow) {
@@ -82,41 +126,8 @@ export function aggregateTests(w: LoadedWindow, only?: Set<number>): Map<number,
         jobCounts(a, run.jobId).flaked++;
       } else a.prevFlaked++;
     }
-    if (inWindow && o.signatureId !== null) a.signatures.set(o.signatureId, (a.signatures.get(o.signatureId) ?? 0) + 1);
-  }
-
-  // Runs that executed each test: count runs per (set, bucket, job) once, then walk each set's
-  // members once. Cost is the total size of the distinct sets, not runs x tests.
-  const perSet = new Map<number, Map<number, number>>();
-  const J = 1 << 20;
-  for (const run of w.runs) {
-    if (run.testSetId === null) continue;
-    let m = perSet.get(run.testSetId);
-    if (!m) perSet.set(run.testSetId, (m = new Map()));
-    const k = bucketOf(span, run.started) * J + run.jobId;
-    m.set(k, (m.get(k) ?? 0) + 1);
-  }
-  let maxId = 0;
-  for (const id of aggs.keys()) if (id > maxId) maxId = id;
-  const wanted = new Uint8Array(maxId + 1);
-  for (const id of aggs.keys()) wanted[id] = 1;
-  for (const [setId, cells] of perSet) {
-    const members = w.sets.get(setId);
-    if (!members) continue;
-    const entries = [...cells];
-    for (let i = 0; i < members.length; i++) {
-      const t = members[i];
-      if (t > maxId || !wanted[t]) continue;
-      const a = aggs.get(t)!;
-      for (const [k, count] of entries) {
-        const b = Math.floor(k / J);
-        a.runsPerBucket[b] += count;
-        if (b >= windowStart) {
-          a.windowRuns += count;
-          jobCounts(a, k % J).runs += count;
-        } else a.prevRuns += count;
-      }
-    }
+    const sig = o.signatureId[i];
+    if (inWindow && sig >= 0) a.signatures.set(sig, (a.signatures.get(sig) ?? 0) + 1);
   }
   for (const a of aggs.values()) {
     a.failedRuns.sort(byStart);
@@ -126,11 +137,71 @@ export function aggregateTests(w: LoadedWindow, only?: Set<number>): Map<number,
   return aggs;
 }
 
+function jobCounts(a: TestAggregate, jobId: number): JobCounts {
+  let c = a.perJob.get(jobId);
+  if (!c) a.perJob.set(jobId, (c = { runs: 0, failed: 0, flaked: 0 }));
+  return c;
+}
+
+/**
+ * Fills in the runs that executed each of the given tests (per bucket and per job), from the shared
+ * test sets: runs are counted per (set, bucket, job) once, then each set's members are walked
+ * once, so the cost is the size of the distinct sets, not runs x tests.
+ */
+export function addRunCounts(w: LoadedWindow, aggs: TestAggregate[]): void {
+  if (!aggs.length) return;
+  const { span } = w;
+  const windowStart = Math.round((span.from - span.prevFrom) / span.bucketSeconds);
+  const perSet = new Map<number, Map<number, number>>();
+  const J = 1 << 20;
+  for (const run of w.runs) {
+    if (run.testSetId === null) continue;
+    let m = perSet.get(run.testSetId);
+    if (!m) perSet.set(run.testSetId, (m = new Map()));
+    const k = bucketOf(span, run.started) * J + run.jobId;
+    m.set(k, (m.get(k) ?? 0) + 1);
+  }
+  const byId = new Map(aggs.map((a) => [a.testId, a]));
+  let maxId = 0;
+  for (const id of byId.keys()) if (id > maxId) maxId = id;
+  const wanted = new Uint8Array(maxId + 1);
+  for (const id of byId.keys()) wanted[id] = 1;
+  const wantedIds = [...byId.keys()];
+  const add = (a: TestAggregate, buckets: number[], jobs: number[], counts: number[]) => {
+    for (let c = 0; c < counts.length; c++) {
+      a.runsPerBucket[buckets[c]] += counts[c];
+      if (buckets[c] >= windowStart) {
+        a.windowRuns += counts[c];
+        jobCounts(a, jobs[c]).runs += counts[c];
+      } else a.prevRuns += counts[c];
+    }
+  };
+  for (const [setId, cells] of perSet) {
+    const members = w.sets.get(setId);
+    if (!members) continue;
+    const buckets = [...cells.keys()].map((k) => Math.floor(k / J));
+    const jobs = [...cells.keys()].map((k) => k % J);
+    const counts = [...cells.values()];
+    if (wantedIds.length * 16 < members.length) {
+      // few tests asked for: look each up in the (sorted) set
+      for (const t of wantedIds) if (setHas(members, t)) add(byId.get(t)!, buckets, jobs, counts);
+    } else {
+      for (let i = 0; i < members.length; i++) {
+        const t = members[i];
+        if (t <= maxId && wanted[t]) add(byId.get(t)!, buckets, jobs, counts);
+      }
+    }
+  }
+}
+
 const byStart = (x: RunInfo, y: RunInfo) => x.started - y.started || x.id - y.id;
 
 export function runRef(w: LoadedWindow, r: RunInfo): RunRef {
   return { job: w.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: r.started, payload: r.payload, commit: r.commit };
 }
+
+/** Failed runs examined for a same-job, same-payload/commit pass. */
+export const SAME_CONDITION_EXAMINED = 60;
 
 /** Groups of runs that tested the same thing: same job and payload, or same job and commit. */
 export class SameConditionIndex {
@@ -151,7 +222,9 @@ export class SameConditionIndex {
   pairs(testId: number, a: TestAggregate, limit = 20): VerdictInput['sameConditionPairs'] {
     const notPassed = new Set([...a.failedRuns, ...a.flakedRuns].map((r) => r.id));
     const out: VerdictInput['sameConditionPairs'] = [];
-    for (const f of a.failedRuns) {
+    // the latest failures are enough to show the pattern; bounded so a test failing in hundreds of
+    // runs stays cheap
+    for (const f of a.failedRuns.slice(-SAME_CONDITION_EXAMINED)) {
       const on = f.payload ? 'payload' : 'commit';
       const value = f.payload || f.commit;
       if (!value) continue;
@@ -183,13 +256,24 @@ export function verdictInput(w: LoadedWindow, name: string, a: TestAggregate, sa
   };
 }
 
+const runsByJob = new WeakMap<LoadedWindow, Map<number, RunInfo[]>>();
+
 /** The run of the same job just before `run` that executed the test. */
 export function previousRunOfJob(w: LoadedWindow, run: RunInfo, testId: number): RunInfo | undefined {
-  let best: RunInfo | undefined;
-  for (const r of w.runs) {
-    if (r.jobId !== run.jobId || r.started >= run.started) continue;
-    if (r.testSetId === null || !setHas(w.sets.get(r.testSetId) ?? new Int32Array(), testId)) continue;
-    if (!best || r.started > best.started) best = r;
+  let byJob = runsByJob.get(w);
+  if (!byJob) {
+    byJob = new Map();
+    for (const r of w.runs) {
+      let list = byJob.get(r.jobId);
+      if (!list) byJob.set(r.jobId, (list = []));
+      list.push(r); // w.runs is in start order
+    }
+    runsByJob.set(w, byJob);
   }
-  return best;
+  const list = byJob.get(run.jobId) ?? [];
+  for (let i = list.indexOf(run) - 1; i >= 0; i--) {
+    const r = list[i];
+    if (r.testSetId !== null && setHas(w.sets.get(r.testSetId) ?? new Int32Array(), testId)) return r;
+  }
+  return undefined;
 }

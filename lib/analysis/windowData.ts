@@ -3,6 +3,7 @@
 import { jobVariants } from '../parse/variants';
 import type { Database } from '../store/db';
 import { loadTestSets } from '../store/testSets';
+import { emptyColumns, recentData, type OutcomeColumns } from './recentData';
 import { InvalidQueryError, type WindowSpan } from './window';
 
 export interface JobInfo {
@@ -29,14 +30,6 @@ export interface RunInfo {
   url: string;
 }
 
-export interface OutcomeRow {
-  runId: number;
-  testId: number;
-  /** 1 failed, 2 flaked */
-  outcome: number;
-  signatureId: number | null;
-}
-
 export interface JobFilter {
   job?: string;
   release?: string;
@@ -47,9 +40,11 @@ export interface JobFilter {
 export interface LoadedWindow {
   span: WindowSpan;
   jobs: Map<number, JobInfo>;
+  /** runs of [prevFrom, to) that pass the job filter, in start order */
   runs: RunInfo[];
   runById: Map<number, RunInfo>;
-  outcomes: OutcomeRow[];
+  /** their non-passing outcomes */
+  outcomes: OutcomeColumns;
   sets: Map<number, Int32Array>;
 }
 
@@ -84,34 +79,35 @@ export function filterJobs(jobs: JobInfo[], f: JobFilter): Set<number> | null {
 export async function loadWindow(db: Database, span: WindowSpan, filter: JobFilter, testId?: number): Promise<LoadedWindow> {
   const jobList = await loadJobs(db);
   const allowed = filterJobs(jobList, filter);
-  const rawRuns = await db.all<{
-    id: number; job_id: number; build_id: string; started: number; state: string; test_set_id: number | null;
-    failed: number; flaked: number; install_failed: number; commit_sha: string; payload: string; url: string;
-  }>(
-    `SELECT id, job_id, build_id, started, state, test_set_id, failed, flaked, install_failed, commit_sha, payload, url
-     FROM run WHERE started >= ? AND started < ? ORDER BY started, id`,
-    [span.prevFrom, span.to],
-  );
-  const runs: RunInfo[] = [];
-  for (const r of rawRuns) {
-    if (allowed && !allowed.has(r.job_id)) continue;
-    runs.push({
-      id: r.id, jobId: r.job_id, buildId: r.build_id, started: r.started, state: r.state, testSetId: r.test_set_id,
-      failed: r.failed, flaked: r.flaked, installFailed: r.install_failed === 1, commit: r.commit_sha, payload: r.payload, url: r.url,
-    });
-  }
+  const data = await recentData(db, span.prevFrom, span.to);
+  const between = data.runsBetween(span.prevFrom, span.to);
+  const runs = allowed ? between.filter((r) => allowed.has(r.jobId)) : between;
   const runById = new Map(runs.map((r) => [r.id, r]));
-  const rawOutcomes = await db.all<{ run_id: number; test_id: number; outcome: number; signature_id: number | null }>(
-    testId === undefined
-      ? 'SELECT run_id, test_id, outcome, signature_id FROM test_outcome WHERE started >= ? AND started < ?'
-      : 'SELECT run_id, test_id, outcome, signature_id FROM test_outcome WHERE test_id = ? AND started >= ? AND started < ?',
-    testId === undefined ? [span.prevFrom, span.to] : [testId, span.prevFrom, span.to],
-  );
-  const outcomes: OutcomeRow[] = [];
-  for (const o of rawOutcomes) {
-    if (!runById.has(o.run_id)) continue;
-    outcomes.push({ runId: o.run_id, testId: o.test_id, outcome: o.outcome, signatureId: o.signature_id });
+  // Two passes over the columns (count, then copy) with a dense flag per run id: no per-row objects.
+  let maxRun = 0;
+  for (const r of runs) if (r.id > maxRun) maxRun = r.id;
+  const inWindow = new Uint8Array(maxRun + 1);
+  for (const r of runs) inWindow[r.id] = 1;
+  const src = data.outcomes;
+  const wanted = (i: number) => {
+    const run = src.runId[i];
+    return run <= maxRun && inWindow[run] === 1 && (testId === undefined || src.testId[i] === testId);
+  };
+  let n = 0;
+  for (let i = 0; i < src.length; i++) if (wanted(i)) n++;
+  const outcomes = emptyColumns(n);
+  let k = 0;
+  for (let i = 0; i < src.length; i++) {
+    if (!wanted(i)) continue;
+    outcomes.runId[k] = src.runId[i];
+    outcomes.testId[k] = src.testId[i];
+    outcomes.outcome[k] = src.outcome[i];
+    outcomes.signatureId[k] = src.signatureId[i];
+    outcomes.started[k] = src.started[i];
+    outcomes.jobId[k] = src.jobId[i];
+    k++;
   }
+  outcomes.length = n;
   const sets = await loadTestSets(db, runs.flatMap((r) => (r.testSetId === null ? [] : [r.testSetId])));
   return { span, jobs: new Map(jobList.map((j) => [j.id, j])), runs, runById, outcomes, sets };
 }

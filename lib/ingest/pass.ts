@@ -10,9 +10,11 @@ import { Catalog } from '../store/catalog';
 import type { Database } from '../store/db';
 import { knownRuns, writeRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
+import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
 import { fetchRun, hasFinished, RunFetchError } from './run';
+import { refreshReleases } from './releases';
 
 export interface PassSummary {
   runsNew: number;
@@ -135,6 +137,16 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     progress.done();
     // Other sources refreshed by the same pass (each optional, none fatal to the rest):
     // SOURCE-REFRESH-HOOKS (bugs: lib/ingest/bugs.ts, payloads: lib/ingest/releases.ts)
+    await refreshBugs({ config, db, http }).then(
+      (r) => (progress.log(r.summary), summary.warnings.push(...r.warnings)),
+      (e: Error) => summary.warnings.push(`bugs: ${e.message}`),
+    );
+    if (config.releaseController) {
+      await refreshReleases({ config, db, http }).then(
+        (r) => (progress.log(r.summary), summary.warnings.push(...r.warnings)),
+        (e: Error) => summary.warnings.push(`releases: ${e.message}`),
+      );
+    }
     summary.runsPending = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n;
     summary.seconds = (performance.now() - t0) / 1000;
     await recordPassEnd(db, passId, summary, 'ok');
@@ -143,6 +155,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.seconds = (performance.now() - t0) / 1000;
     await recordPassEnd(db, passId, summary, 'failed', (e as Error).message).catch(() => undefined);
     throw e;
+  } finally {
+    if (!opts.http) http.close();
   }
 }
 

@@ -1,5 +1,7 @@
 // The one HTTP client every source uses: only configured hosts, bounded concurrency, retries with
 // backoff on 5xx/429/timeouts/dropped connections, and a size cap per response.
+import http from 'node:http';
+import https from 'node:https';
 
 export class HttpError extends Error {
   constructor(
@@ -50,6 +52,8 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly retryBaseMs: number;
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
 
   constructor(private readonly opts: HttpOptions) {
     this.concurrency = opts.concurrency ?? 16;
@@ -57,6 +61,14 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.retryBaseMs = opts.retryBaseMs ?? 250;
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: this.concurrency });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: this.concurrency });
+  }
+
+  /** Closes idle keep-alive connections (the process can then exit). */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
   }
 
   private async slot<T>(fn: () => Promise<T>): Promise<T> {
@@ -111,54 +123,64 @@ export class HttpClient {
     throw new HttpError(url, lastError?.status ?? 0, `${lastError?.message ?? `GET ${url} failed`} (after ${this.retries + 1} attempts)`);
   }
 
-  private async once(url: string, options: RequestOptions): Promise<HttpResponse> {
+  private async once(url: string, options: RequestOptions, redirects = 0): Promise<HttpResponse> {
     this.stats.requests++;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
     const maxBytes = options.maxBytes ?? this.maxBytes;
-    try {
-      let res: Response;
-      try {
-        res = await fetch(url, { headers: { ...this.opts.headers, ...options.headers }, signal: controller.signal, redirect: 'follow' });
-      } catch (e) {
-        throw retryable(new HttpError(url, 0, `GET ${url}: ${errorText(e, controller)}`));
-      }
-      // A redirect may only lead to an allowed host as well.
-      if (res.url && res.url !== url) this.checkAllowed(res.url);
-      const declared = Number(res.headers.get('content-length') ?? NaN);
-      if (declared > maxBytes) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      if (res.body) {
-        const reader = res.body.getReader();
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            size += value.byteLength;
-            if (size > maxBytes) {
-              await reader.cancel().catch(() => undefined);
-              throw new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`);
-            }
-            chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-          }
-        } catch (e) {
-          if (e instanceof HttpError) throw e;
-          throw retryable(new HttpError(url, 0, `GET ${url}: download interrupted: ${errorText(e, controller)}`));
+    const u = new URL(url);
+    const mod = u.protocol === 'https:' ? https : http;
+    const agent = u.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
+    // node:http with keep-alive agents: several times less overhead per request than fetch(),
+    // which matters with thousands of small artifact downloads per pass.
+    const res = await new Promise<HttpResponse & { location?: string }>((resolve, reject) => {
+      const req = mod.request(u, { method: 'GET', agent, headers: { ...this.opts.headers, ...options.headers } }, (incoming) => {
+        const status = incoming.statusCode ?? 0;
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+        if (status >= 300 && status < 400 && incoming.headers.location) {
+          incoming.resume();
+          resolve({ status, headers, body: Buffer.alloc(0), url, location: new URL(incoming.headers.location, url).toString() });
+          return;
         }
-      }
-      const body = Buffer.concat(chunks, size);
-      if (Number.isFinite(declared) && body.length !== declared && !res.headers.get('content-encoding')) {
-        throw retryable(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`));
-      }
-      this.stats.bytes += body.length;
-      return { status: res.status, headers: res.headers, body, url: res.url || url };
-    } finally {
-      clearTimeout(timer);
+        const declared = Number(incoming.headers['content-length'] ?? NaN);
+        if (declared > maxBytes) {
+          incoming.destroy();
+          reject(new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        incoming.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            incoming.destroy();
+            reject(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        incoming.on('error', (e) => reject(retryable(new HttpError(url, 0, `GET ${url}: download interrupted: ${e.message}`))));
+        incoming.on('aborted', () => reject(retryable(new HttpError(url, 0, `GET ${url}: download interrupted`))));
+        incoming.on('end', () => {
+          const body = Buffer.concat(chunks, size);
+          if (Number.isFinite(declared) && body.length !== declared) {
+            reject(retryable(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`)));
+            return;
+          }
+          this.stats.bytes += body.length;
+          resolve({ status, headers, body, url });
+        });
+      });
+      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`timed out after ${this.timeoutMs} ms`)));
+      req.on('error', (e: Error & { code?: string }) => reject(retryable(new HttpError(url, 0, `GET ${url}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`))));
+      req.end();
+    });
+    if (res.location) {
+      if (redirects >= 5) throw new HttpError(url, res.status, `GET ${url}: too many redirects`);
+      // A redirect may only lead to an allowed host as well.
+      this.checkAllowed(res.location);
+      return this.once(res.location, options, redirects + 1);
     }
+    return res;
   }
 
   async getText(url: string, options?: RequestOptions): Promise<string> {
@@ -178,10 +200,4 @@ export class HttpClient {
 function retryable(e: HttpError): HttpError {
   (e as { retryable?: boolean }).retryable = true;
   return e;
-}
-
-function errorText(e: unknown, controller: AbortController): string {
-  if (controller.signal.aborted) return String((controller.signal.reason as Error)?.message ?? 'aborted');
-  const err = e as Error & { cause?: Error & { code?: string } };
-  return err.cause ? `${err.message} (${err.cause.code ?? err.cause.message})` : err.message;
 }

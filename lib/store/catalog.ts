@@ -9,6 +9,8 @@ import { encodeTestSet, testSetHash } from './testSets';
 export class Catalog {
   private jobs = new Map<string, number>();
   private tests = new Map<string, number>();
+  /** name -> id for names seen this pass: saves hashing every name of every run */
+  private testsByName = new Map<string, number>();
   private testSets = new Map<string, number>();
   private signatureIds = new Map<string, number>();
   signatures!: SignatureIndex;
@@ -38,10 +40,17 @@ export class Catalog {
     const out = new Map<string, number>();
     const missing: { name: string; hash: string }[] = [];
     for (const name of names) {
+      const cached = this.testsByName.get(name);
+      if (cached !== undefined) {
+        out.set(name, cached);
+        continue;
+      }
       const hash = testId(name);
       const id = this.tests.get(hash);
-      if (id !== undefined) out.set(name, id);
-      else missing.push({ name, hash });
+      if (id !== undefined) {
+        out.set(name, id);
+        this.testsByName.set(name, id);
+      } else missing.push({ name, hash });
     }
     if (missing.length) {
       await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map((m) => [m.hash, m.name, now]), 'ON CONFLICT (hash) DO NOTHING');
@@ -50,6 +59,7 @@ export class Catalog {
       for (const m of missing) {
         const id = byHash.get(m.hash)!;
         this.tests.set(m.hash, id);
+        this.testsByName.set(m.name, id);
         out.set(m.name, id);
       }
     }

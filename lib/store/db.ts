@@ -16,6 +16,8 @@ export interface Sql {
   all<T = Record<string, unknown>>(sql: string, params?: Param[]): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: Param[]): Promise<T | undefined>;
   run(sql: string, params?: Param[]): Promise<number>;
+  /** Rows as arrays (no per-row objects): for large reads on the analysis path. */
+  rows(sql: string, params?: Param[]): Promise<unknown[][]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
   /** Runs fn in one transaction; nested calls join the outer one. */
@@ -79,6 +81,9 @@ class SqliteDb implements Database {
   async run(sql: string, params: Param[] = []): Promise<number> {
     return this.prep(sql).run(...SqliteDb.bind(params)).changes;
   }
+  async rows(sql: string, params: Param[] = []): Promise<unknown[][]> {
+    return this.sqlite.prepare(sql).raw(true).all(...SqliteDb.bind(params)) as unknown[][];
+  }
   async exec(script: string): Promise<void> {
     this.sqlite.exec(script);
   }
@@ -118,6 +123,10 @@ class PgConn implements Sql {
   async run(sql: string, params: Param[] = []): Promise<number> {
     const r = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
     return r.rowCount ?? 0;
+  }
+  async rows(sql: string, params: Param[] = []): Promise<unknown[][]> {
+    const r = await this.client.query({ text: toPgPlaceholders(sql), values: params as unknown[], rowMode: 'array' });
+    return r.rows as unknown[][];
   }
   async exec(script: string): Promise<void> {
     await this.client.query(script);
