@@ -52,3 +52,43 @@ export function writeConfig(config: Config): string {
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
 }
+
+/**
+ * A SQLite database holding the ingested sample world, for tests of what comes after ingest.
+ * Ingest itself is tested from scratch in tests/ingest; here the database is built once per
+ * version of the code that writes it (a hash of lib/ sources and migrations) and copied per caller.
+ */
+export async function worldDatabaseUrl(): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  const root = path.resolve(__dirname, '../..');
+  const h = createHash('sha1');
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|sql)$/.test(e.name)) h.update(p).update(fs.readFileSync(p));
+    }
+  };
+  for (const d of ['lib/ingest', 'lib/parse', 'lib/store', 'lib/sources', 'lib/world', 'lib/analysis', 'prisma']) walk(path.join(root, d));
+  const cached = path.join(root, 'data', `test-world-${h.digest('hex').slice(0, 12)}.db`);
+  if (!fs.existsSync(cached)) {
+    const { dir } = await sampleWorld();
+    const server = await replay(dir, { gcsPageSize: 1000 });
+    const tmp = `${cached}.${process.pid}.tmp`;
+    const { openDatabase, closeDatabase } = await import('../../lib/store/db');
+    const { ingestPass } = await import('../../lib/ingest/pass');
+    try {
+      const db = await openDatabase(`file:${tmp}`);
+      await ingestPass({ config: configFor(dir, server.url), db });
+      await db.run('PRAGMA wal_checkpoint(TRUNCATE)');
+      await closeDatabase(db);
+      fs.renameSync(tmp, cached);
+    } finally {
+      await server.close();
+      for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+    }
+  }
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-worlddb-')), 'world.db');
+  fs.copyFileSync(cached, copy);
+  return `file:${copy}`;
+}
