@@ -1,0 +1,125 @@
+// Deck's two data.js field sets, the prowjobs.js fallback, runs that finish after Deck forgot them,
+// and the CLI's exit codes. SQLite; one job at a time so each pass is small.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getStats } from '../../lib/analysis/stats';
+import { ingestPass } from '../../lib/ingest/pass';
+import { closeDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
+
+const ROOT = path.resolve(__dirname, '../..');
+interface WorldRun { job: string; buildId: string; state: string; started: number; finished: number }
+let dir: string;
+let runs: WorldRun[];
+const dbs: TestDatabase[] = [];
+const endSec = TEST_WORLD_END.getTime() / 1000;
+
+beforeAll(async () => {
+  dir = (await sampleWorld()).dir;
+  runs = (JSON.parse(fs.readFileSync(path.join(dir, 'world.json'), 'utf8')) as { runs: WorldRun[] }).runs;
+});
+afterAll(async () => {
+  for (const d of dbs) await d.drop();
+});
+
+async function fresh() {
+  const t = await freshDatabase('sqlite');
+  dbs.push(t);
+  return open(t);
+}
+
+const PROMOTE = 'release-promote-openshift-machine-os-content-e2e-aws-4.1';
+const finishedBy = (job: string, t: number) => runs.filter((r) => r.job === job && r.finished <= t).length;
+
+describe('Deck', () => {
+  it.each([
+    ['the current data.js fields', { deckFormat: 'current' as const }],
+    ['the 2019 data.js fields', { deckFormat: '2019' as const }],
+    ['prowjobs.js when data.js is missing', { noDataJs: true }],
+  ])('ingests a job listed with %s', async (_, opts) => {
+    const server = await replay(dir, opts);
+    const db = await fresh();
+    try {
+      const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` } }), db });
+      expect(s.source).toBe('noDataJs' in opts ? 'prowjobs.js' : 'data.js');
+      expect(s.runsNew).toBe(finishedBy(PROMOTE, endSec));
+      const refs = await db.all<{ n: number }>("SELECT COUNT(*) AS n FROM run WHERE state NOT IN ('success','failure','error','aborted')");
+      expect(refs[0].n).toBe(0);
+    } finally {
+      await closeDatabase(db);
+      await server.close();
+    }
+  });
+
+  it('picks up runs that were pending, after they finish, even once Deck no longer lists them', async () => {
+    const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
+    // a moment about a day before the end when a run of the job was still going
+    const going = runs.find((r) => r.job === job && r.started > endSec - 40 * 3600 && r.finished < endSec - 2 * 3600)!;
+    const t1 = going.started + 60;
+    const earlier = new Date(t1 * 1000);
+    const pendingThen = runs.filter((r) => r.job === job && r.started <= t1 && r.finished > t1);
+    expect(pendingThen.length).toBeGreaterThan(0);
+    const first = await replay(dir, { now: earlier });
+    const db = await fresh();
+    try {
+      const config = configFor(dir, first.url, { prow: { url: first.url, jobs: `^${job}$` } });
+      const s1 = await ingestPass({ config, db });
+      expect(s1.runsPending).toBe(pendingThen.length);
+      await first.close();
+      // later, Deck only lists the last hour: the runs seen pending are no longer in data.js
+      const later = await replay(dir, { deckWindowHours: 1 });
+      const s2 = await ingestPass({ config: configFor(dir, later.url, { prow: { url: later.url, jobs: `^${job}$` } }), db });
+      const listedLater = runs.filter((r) => r.job === job && r.started >= endSec - 3600 && r.finished <= endSec).length;
+      expect(s2.runsNew).toBe(pendingThen.length + listedLater);
+      const stored = await db.all<{ build_id: string }>('SELECT build_id FROM run');
+      for (const p of pendingThen) expect(stored.map((r) => r.build_id)).toContain(p.buildId);
+      expect((await getStats(db)).runs).toBe(runs.filter((r) => r.job === job && r.finished <= t1).length + pendingThen.length + listedLater);
+      await later.close();
+    } finally {
+      await closeDatabase(db);
+    }
+  });
+});
+
+describe('the ingest command', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), ...args], { encoding: 'utf8', timeout: 60_000 });
+
+  it('exits non-zero with a clear message when Prow cannot be read', async () => {
+    const db = await freshDatabase('sqlite');
+    dbs.push(db);
+    const config = writeConfig(configFor(dir, 'http://127.0.0.1:9', { ingest: { retries: 1 } }));
+    const r = cli('ingest', '--config', config, '--db', db.url, '--quiet');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/cannot read the list of runs from Prow at http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('rejects a configuration with an unknown key, naming it', () => {
+    const file = writeConfig({ prow: { url: 'http://127.0.0.1:9' } } as never);
+    fs.writeFileSync(file, JSON.stringify({ prow: { url: 'http://x' }, gcs: { url: 'http://x', bucket: 'b' } }));
+    const r = cli('ingest', '--config', file);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/unknown config key "gcs\.bucket"/);
+  });
+
+  it('prints the one-line summary and exits 0', async () => {
+    const server = await replay(dir);
+    const db = await freshDatabase('sqlite');
+    dbs.push(db);
+    try {
+      const config = writeConfig(configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` } }));
+      const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        // asynchronously: the replay server lives in this process
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'ingest', '--config', config, '--db', db.url]);
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d));
+        child.on('exit', (status: number | null) => resolve({ status, stdout }));
+      });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^ingest: ${finishedBy(PROMOTE, endSec)} runs new, 0 updated, 0 pending; [\\d,]+ test results, 0 parse errors; [\\d.]+ s\\n$`));
+    } finally {
+      await server.close();
+    }
+  });
+});

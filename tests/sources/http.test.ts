@@ -1,0 +1,80 @@
+// The HTTP client every source uses, against a real local HTTP server: allowed hosts only,
+// retries with backoff on 5xx and dropped connections, no retry on 404, size cap, redirects.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient, HttpError } from '../../lib/sources/http';
+
+let server: http.Server;
+let base: string;
+let host: string;
+const hits = new Map<string, number>();
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const n = (hits.get(req.url!) ?? 0) + 1;
+    hits.set(req.url!, n);
+    if (req.url === '/flaky' && n <= 2) return void res.writeHead(503).end('busy');
+    if (req.url === '/flaky') return void res.end('ok');
+    if (req.url === '/missing') return void res.writeHead(404).end('no');
+    if (req.url === '/big') return void res.end(Buffer.alloc(5000));
+    if (req.url === '/cut' && n === 1) {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('partial');
+      return void res.destroy();
+    }
+    if (req.url === '/cut') return void res.end('x'.repeat(100));
+    if (req.url === '/away') return void res.writeHead(302, { location: 'http://elsewhere.example/x' }).end();
+    if (req.url === '/here') return void res.writeHead(302, { location: '/flaky-free' }).end();
+    if (req.url === '/flaky-free') return void res.end('moved');
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://${host}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const client = (over = {}) => new HttpClient({ allowedHosts: new Set([host]), retries: 3, retryBaseMs: 5, ...over });
+
+describe('HttpClient', () => {
+  it('refuses hosts not named in the configuration, before any request', async () => {
+    const c = client();
+    await expect(c.get('http://example.com/data.js')).rejects.toThrow(/refusing to contact example\.com/);
+    expect(c.stats.requests).toBe(0);
+  });
+  it('retries 5xx with backoff, then succeeds', async () => {
+    const c = client();
+    expect(await c.getText(`${base}/flaky`)).toBe('ok');
+    expect(c.stats.retries).toBe(2);
+  });
+  it('does not retry a 404 and says what failed', async () => {
+    const c = client();
+    const e = (await c.get(`${base}/missing`).catch((x) => x)) as HttpError;
+    expect(e).toBeInstanceOf(HttpError);
+    expect(e.status).toBe(404);
+    expect(e.message).toBe(`GET ${base}/missing: HTTP 404`);
+    expect(c.stats.retries).toBe(0);
+  });
+  it('returns accepted statuses instead of throwing', async () => {
+    expect((await client().get(`${base}/missing`, { accept: [404] })).status).toBe(404);
+  });
+  it('caps the size of a response', async () => {
+    await expect(client().get(`${base}/big`, { maxBytes: 1000 })).rejects.toThrow(/over the 1000-byte cap/);
+  });
+  it('retries a download cut short', async () => {
+    const c = client();
+    expect((await c.getText(`${base}/cut`)).length).toBe(100);
+    expect(c.stats.retries).toBe(1);
+  });
+  it('gives up after the last retry with the reason', async () => {
+    await expect(client({ retries: 1 }).get(`${base}/always-500`)).rejects.toThrow(/HTTP 500 \(after 2 attempts\)/);
+  });
+  it('follows redirects only to allowed hosts', async () => {
+    expect(await client().getText(`${base}/here`)).toBe('moved');
+    await expect(client().get(`${base}/away`)).rejects.toThrow(/refusing to contact elsewhere\.example/);
+  });
+  it('rejects a body that is not JSON with a readable message', async () => {
+    await expect(client().getJson(`${base}/flaky-free`)).rejects.toThrow(/is not valid JSON .*"moved"/);
+  });
+});
