@@ -1,6 +1,7 @@
 // The command table. Each command parses its options, calls lib/, and renders.
 import { hotlistCommand, testCommand } from './analysis';
 import { ingestCommand } from './ingest';
+import { promotionCommand } from './promotion';
 import { replayCommand, worldCommand } from './replay';
 import { statsCommand } from './stats';
 
@@ -17,5 +18,6 @@ export const COMMANDS: Record<string, Command> = {
   test: testCommand,
   replay: replayCommand,
   world: worldCommand,
+  promotion: promotionCommand,
   // MORE-COMMANDS
 };
