@@ -131,10 +131,13 @@ async function loadJob(db: Database, job: string, at: number, from: number): Pro
     `SELECT started FROM run WHERE job_id = ? AND state = 'success' AND COALESCE(finished, started) <= ? ORDER BY started DESC LIMIT 1`,
     [jobRow.id, at],
   );
-  // Everything since the last success (for the streak) and over the timeline; a job that never
-  // succeeded is read back to its 5000 latest runs.
-  const since = success ? Math.min(success.started, from) : Number.MIN_SAFE_INTEGER;
-  const rows = await db.all<RunRow>(`SELECT ${cols} FROM run WHERE job_id = ? AND started >= ? AND started <= ? ORDER BY started DESC LIMIT 5000`, [jobRow.id, since, at]);
+  // Everything since the last success (for the streak) and everything finishing within the
+  // timeline; a job that never succeeded is read back to its 5000 latest runs.
+  const since = success ? success.started : Number.MIN_SAFE_INTEGER;
+  const rows = await db.all<RunRow>(
+    `SELECT ${cols} FROM run WHERE job_id = ? AND started <= ? AND (started >= ? OR COALESCE(finished, started) > ?) ORDER BY started DESC LIMIT 5000`,
+    [jobRow.id, at, since, from],
+  );
   const before = await db.get<RunRow>(`SELECT ${cols} FROM run WHERE job_id = ? AND COALESCE(finished, started) <= ? ORDER BY started DESC LIMIT 1`, [jobRow.id, from]);
   if (before && !rows.some((r) => r.id === before.id)) rows.push(before);
   return { runs: rows.map(toRun), pending };

@@ -7,8 +7,11 @@ export function describeTest(t: FailingTest): string {
   return `${t.test} (${t.classification}, ${bugs})`;
 }
 
-export function describeTests(tests: FailingTest[]): string {
-  return tests.length ? `failing ${tests.map(describeTest).join(', ')}` : 'no failing test recorded';
+/** At most `max` tests by name (a run where everything failed would not fit in a chat message). */
+export function describeTests(tests: FailingTest[], max = 8): string {
+  if (!tests.length) return 'no failing test recorded';
+  const more = tests.length > max ? ` and ${tests.length - max} more` : '';
+  return `failing ${tests.slice(0, max).map(describeTest).join(', ')}${more}`;
 }
 
 function streak(j: PromotionJob): string {
