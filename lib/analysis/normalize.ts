@@ -62,20 +62,19 @@ const CLASS = (() => {
   }
   return table;
 })();
-// Bytes that may start a match anywhere (hex digits, "minion-group-", ".go:", "-suffix"); the other
-// lowercase letters only start one at a word boundary.
-const STARTS_ANYWHERE = (() => {
-  const table = new Uint8Array(256);
-  for (const ch of '0123456789abcdefABCDEFm.-') table[ch.charCodeAt(0)] = 1;
-  return table;
-})();
 const PAD = 64; // zero bytes after the text, so look-ahead never needs a bounds check
 
-let bytes = Buffer.alloc(1 << 16);
+let bytes: Buffer | undefined; // reused while texts fit in 1 MiB
 /** The text as one byte per UTF-16 unit, non-ASCII as 0x80 (no class, not a space), zero padded. */
 function toBytes(s: string): Uint8Array {
-  if (bytes.length < s.length + PAD) bytes = Buffer.alloc(Math.max(s.length + PAD, bytes.length * 2));
-  const b = bytes;
+  if (bytes === undefined || bytes.length < s.length + PAD) {
+    const size = Math.max(s.length + PAD, 2 * (bytes?.length ?? 1 << 15));
+    if (size > 1 << 20) return fillBytes(Buffer.alloc(s.length + PAD), s);
+    bytes = Buffer.alloc(size);
+  }
+  return fillBytes(bytes, s);
+}
+function fillBytes(b: Buffer, s: string): Uint8Array {
   b.write(s, 0, 'latin1');
   if (NON_ASCII_RE.test(s)) for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 127) b[i] = 0x80;
   b.fill(0, s.length, s.length + PAD);
@@ -101,6 +100,8 @@ const KIND = ascii('kind-'), CONTROL_PLANE = ascii('control-plane'), WORKER = as
 interface ScanState {
   n: number;
   podFailedUntil: number;
+  hexEnd: number; // end of the [0-9a-fA-F] run that the current position is in
+  lowerHexEnd: number; // end of the [0-9a-f] run that the current position is in
 }
 
 /** End of the TRIAGE_ORDINAL_RE match starting at p, or -1: alternatives tried in regex order. */
@@ -123,7 +124,7 @@ function ordinalMatchEnd(b: Uint8Array, p: number, atBoundary: boolean, st: Scan
         return q;
       }
     }
-    if (run(b, p, HEX, 8) === 8 && b[p + 8] === 45 && p + 36 <= st.n) {
+    if (st.hexEnd - p === 8 && b[p + 8] === 45 && p + 36 <= st.n) {
       let ok = true;
       for (let i = p + 9; i < p + 36 && ok; i++) {
         ok = i === p + 13 || i === p + 18 || i === p + 23 ? b[i] === 45 : !isSpace(b[i]);
@@ -134,10 +135,7 @@ function ordinalMatchEnd(b: Uint8Array, p: number, atBoundary: boolean, st: Scan
         return q;
       }
     }
-    if (f & LHEX) {
-      const r = run(b, p, LHEX, 32);
-      if (r >= 12) return p + r;
-    }
+    if (f & LHEX && st.lowerHexEnd - p >= 12) return p + Math.min(st.lowerHexEnd - p, 32);
   }
   if ((c === 109 && bytesAre(b, p, MINION)) || (c === 100 && bytesAre(b, p, DEFAULT_POOL))) {
     const r = run(b, p + 13, NODE, st.n);
@@ -196,7 +194,7 @@ function podNameEnd(b: Uint8Array, p: number, st: ScanState): number {
 export function replaceOrdinals(s: string): string {
   const n = s.length;
   const b = toBytes(s);
-  const st: ScanState = { n, podFailedUntil: 0 };
+  const st: ScanState = { n, podFailedUntil: 0, hexEnd: 0, lowerHexEnd: 0 };
   const seen = new Map<string, string>();
   let out = '';
   let copied = 0;
@@ -204,7 +202,34 @@ export function replaceOrdinals(s: string): string {
   for (let p = 0; p < n; ) {
     const c = b[p];
     const f = CLASS[c];
-    if (STARTS_ANYWHERE[c] || (f & LOWER && !previousIsWord)) {
+    if (f & LOWER && !previousIsWord) {
+      // A word of only [a-z] that is not followed by "-" holds no match: every alternative needs a
+      // digit, a "-" or 12 letters a-f in a row. Most words are like that, so skip them whole.
+      let q = p;
+      let hexRun = 0;
+      let longestHexRun = 0;
+      for (let cq = CLASS[b[q]]; cq & LOWER; cq = CLASS[b[++q]]) {
+        hexRun = cq & LHEX ? hexRun + 1 : 0;
+        if (hexRun > longestHexRun) longestHexRun = hexRun;
+      }
+      if (!(CLASS[b[q]] & WORD) && b[q] !== 45 && longestHexRun < 12) {
+        previousIsWord = true;
+        p = q;
+        continue;
+      }
+    }
+    // most letters inside words cannot start a match: only look closer where one can
+    let candidate = (f & LOWER && !previousIsWord) || c === 45 || c === 46 || c === 109 || c === 100;
+    if (f & HEX && !candidate) {
+      if (p >= st.hexEnd) st.hexEnd = p + run(b, p, HEX, n);
+      if (f & LHEX && p >= st.lowerHexEnd) st.lowerHexEnd = p + run(b, p, LHEX, n);
+      candidate = (f & DIGIT) !== 0 || st.hexEnd - p === 8 || st.lowerHexEnd - p >= 12;
+    }
+    if (candidate) {
+      if (f & HEX) {
+        if (p >= st.hexEnd) st.hexEnd = p + run(b, p, HEX, n);
+        if (f & LHEX && p >= st.lowerHexEnd) st.lowerHexEnd = p + run(b, p, LHEX, n);
+      }
       const end = ordinalMatchEnd(b, p, !previousIsWord, st);
       if (end >= 0) {
         const match = s.slice(p, end);
@@ -261,9 +286,9 @@ export function normalizeFailureText(text: string, maxLength = DEFAULT_MAX_CLUST
 
 // buildcop's extra rules for OpenShift text, applied to triage's output. Quoted words are kept on
 // purpose ("Failed" vs "Running" is a different failure); only values that change from run to run go.
-// A rule runs only when the text contains its literal anchor (a cheap indexOf), if it has one.
+// Rules with a literal anchor run only when the text contains it (a cheap indexOf).
 const K8S_ALNUM = '[bcdfghjklmnpqrstvwxz2456789]'; // k8s.io/apimachinery utilrand alphabet
-const EXTRA_RULES: Array<{ anchor?: string; re: RegExp; to: string }> = [
+const ANCHORED_RULES: Array<{ anchor: string; re: RegExp; to: string }> = [
   { anchor: 'goroutine ', re: /\bgoroutine \d+/g, to: 'goroutine N' },
   { anchor: 'sha256:', re: /\bsha256:(?:UNIQ\d+|[0-9a-f])+/g, to: 'sha256:DIGEST' },
   // OpenShift cluster endpoints: api.<cluster>.<domain>, <route>.apps.<cluster>.<domain>
@@ -271,18 +296,25 @@ const EXTRA_RULES: Array<{ anchor?: string; re: RegExp; to: string }> = [
   { anchor: '.apps.', re: /\b[A-Za-z0-9-]+\.apps\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, to: 'ROUTE.apps.CLUSTER' },
   { anchor: 'ci-', re: /\bci-(op|ln)-[a-z0-9]{4,}(?:-[a-z0-9]{5})?\b/g, to: 'ci-$1-NS' },
   { anchor: 'e2e-test-', re: /\be2e-test-([a-z0-9-]+?)-[a-z0-9]{5}\b/g, to: 'e2e-test-$1-NS' },
-  // replica set / deployment pods: name-<pod-template-hash>-<suffix> (suffix maybe already UNIQ'd)
-  { re: new RegExp(`-${K8S_ALNUM}{6,10}(?:-${K8S_ALNUM}{5}\\b|(?=UNIQ\\d))`, 'g'), to: '-HASH-XXXXX' },
-  { re: new RegExp(`-(?=[a-z]{0,4}[0-9])${K8S_ALNUM}{5}\\b`, 'g'), to: '-XXXXX' },
-  { anchor: '-', re: /-\d+-(deploy|build|hook-pre|hook-post|hook-mid)\b/g, to: '-N-$1' },
   { anchor: 'esource', re: /(ResourceVersion: a: ")\d+(" b: ")\d+"/g, to: '$1N$2N"' },
   { anchor: 'esource', re: /\b([Rr]esource[Vv]ersion["']?[:=] ?["']?)\d+/g, to: '$1N' },
-  // Go durations with a seconds unit: 1m23.5s, 2h0m0s, 500ms, 1.2µs (not quantities like "100m")
-  { re: /\b(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ms|us|µs|ns|s)\b/g, to: 'DURATION' },
-  // ports after a host name (IP:port is already one UNIQ token)
-  { anchor: ':', re: /:(?<=(?:\.[A-Za-z]{2,24}|\blocalhost|\]):)\d{2,5}\b/g, to: ':PORT' },
-  { re: /\b\d{4,}(?:\.\d+)?\b/g, to: 'N' }, // resource versions, ports, byte counts, pids...
 ];
+// The rest in one pass, leftmost match first, then in this order at the same position.
+const NOISE_RE = new RegExp(
+  [
+    // replica set / deployment pods: name-<pod-template-hash>-<suffix> (suffix maybe already UNIQ'd)
+    `(-${K8S_ALNUM}{6,10}(?:-${K8S_ALNUM}{5}\\b|(?=UNIQ\\d)))`,
+    `(-(?=[a-z]{0,4}[0-9])${K8S_ALNUM}{5}\\b)`, // other generated suffixes with a digit
+    '-\\d+-(deploy|build|hook-pre|hook-post|hook-mid)\\b', // deployer, builder, hook pods
+    // Go durations with a seconds unit: 1m23.5s, 2h0m0s, 500ms, 1.2µs (not quantities like "100m")
+    '(\\b(?:\\d+h)?(?:\\d+m)?\\d+(?:\\.\\d+)?(?:ms|us|µs|ns|s)\\b)',
+    '(:(?<=(?:\\.[A-Za-z]{2,24}|\\blocalhost|\\]):)\\d{2,5}\\b)', // ports after host names
+    '(\\b\\d{4,}(?:\\.\\d+)?\\b)', // resource versions, ports, byte counts, pids...
+  ].join('|'),
+  'g',
+);
+const replaceNoise = (_m: string, hash?: string, suffix?: string, pod?: string, duration?: string, port?: string) =>
+  hash ? '-HASH-XXXXX' : suffix ? '-XXXXX' : pod ? `-N-${pod}` : duration ? 'DURATION' : port ? ':PORT' : 'N';
 
 /**
  * The text a failure is grouped by: triage's normalisation followed by buildcop's rules for values that
@@ -291,8 +323,8 @@ const EXTRA_RULES: Array<{ anchor?: string; re: RegExp; to: string }> = [
  */
 export function signatureText(raw: string): string {
   let s = normalizeFailureText(raw);
-  for (const rule of EXTRA_RULES) if (rule.anchor === undefined || s.includes(rule.anchor)) s = s.replace(rule.re, rule.to);
-  return s;
+  for (const rule of ANCHORED_RULES) if (s.includes(rule.anchor)) s = s.replace(rule.re, rule.to);
+  return s.replace(NOISE_RE, replaceNoise);
 }
 
 // ---- ngram counts: a 64-bucket histogram of crc32(4-character window) ----

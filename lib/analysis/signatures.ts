@@ -5,8 +5,10 @@
 // smallest ngram distance wins, ties going to the older signature (triage sorts by ngram distance).
 //
 // The search is exact, not approximate: candidates are pruned only by conditions that the rule itself
-// implies (length window, ngram distance, a q-gram lower bound on the edit distance), so the result is
-// always what comparing against every signature would give.
+// implies (the length window, the ngram distance, 4-gram lower bounds on the edit distance), and a
+// near-duplicate is accepted on a cheap banded alignment whose cost bounds the edit distance from
+// above; so the result is always what comparing against every signature would give. Each distinct
+// normalised text is searched once: remembered matches are only re-checked against newer signatures.
 import { createHash } from 'node:crypto';
 import {
   editDistBelow,
@@ -143,12 +145,10 @@ export class SignatureIndex {
   /** The signature that a raw failure text belongs to, creating one when none is close enough. */
   assign(raw: string): Assignment {
     this.stats.assigned++;
+    if (raw.length > this.rawCacheMaxLength) return this.assignNormalized(signatureText(raw));
     let text = this.rawCache.get(raw);
     if (text !== undefined) this.stats.rawCacheHits++;
-    else {
-      text = signatureText(raw);
-      if (raw.length <= this.rawCacheMaxLength) this.rawCache.set(raw, text);
-    }
+    else this.rawCache.set(raw, (text = signatureText(raw)));
     return this.assignNormalized(text);
   }
 
@@ -221,6 +221,7 @@ export class SignatureIndex {
     const length = text.length;
     let found = 0;
     const consider = (sig: Signature, limit: number): void => {
+      if (sig.rank < fromRank) return;
       const maxL1 = 4 * Math.min(limit, maxNgramDistance) + 3; // floor(l1 / 4) <= limit
       const l1 = l1AtMost(counts, sig.counts, maxL1);
       if (l1 <= maxL1) {
@@ -229,8 +230,9 @@ export class SignatureIndex {
         this.keys[found++] = (l1 >> 2) * RANK_SPAN + sig.rank;
       }
     };
-    if (fromRank > 0) {
-      // re-checking a remembered match against the few signatures created since
+    if (this.all.length - fromRank <= 256) {
+      // few candidates (a small index, or re-checking a remembered match against the signatures
+      // created since): look at each
       for (let r = fromRank; r < this.all.length; r++) {
         const sig = this.all[r];
         const limit = matchLimit(length, sig.text.length);
@@ -251,7 +253,7 @@ export class SignatureIndex {
       const sig = this.all[key - ngramDistance * RANK_SPAN];
       const limit = matchLimit(length, sig.text.length);
       this.stats.editDistanceChecks++;
-      if (editDistBelow(text, sig.text, limit, (a, b) => QGRAMS.editDistanceLowerBound(a, b) >= limit)) {
+      if (editDistBelow(text, sig.text, limit, (a, b) => QGRAMS.atLeast(a, b, limit))) {
         return { signature: sig, ngramDistance };
       }
     }
@@ -327,39 +329,69 @@ function result(sig: Signature, isNew: boolean): Assignment {
 const QGRAM_BUCKETS = 4096;
 
 /**
- * A lower bound on the edit distance from 4-grams hashed into 4096 buckets. One edit (insert, delete
- * or substitute a character) removes at most 4 of a text's 4-grams and adds at most 4, so the edit
- * distance is at least the multiset difference of the two texts' 4-grams divided by 8; hashing only
- * merges 4-grams, which can only make that difference smaller. Long unrelated texts often have close
- * 64-bucket counts but fail this bound, which costs far less than the edit distance.
+ * Cheap proofs that two texts are at least `limit` edits apart, from their 4-grams hashed into 4096
+ * buckets (hashing only merges 4-grams, which weakens the bounds but keeps them valid). One edit
+ * (insert, delete or substitute a character) touches at most 4 of a text's 4-grams, so:
+ * - the multiset difference of the two texts' 4-grams is at most 8 times the edit distance;
+ * - with fewer than `limit` edits, every untouched 4-gram of one text occurs in the other within
+ *   `limit - 1` positions of where it was, so at most 4 × (limit - 1) of them may fail to.
+ * The first catches texts made of different words, the second texts made of the same lines in another
+ * order (stack traces through the same packages), which the 64-bucket counts cannot tell apart.
  */
 class QgramBound {
   private readonly counts = new Int32Array(QGRAM_BUCKETS);
+  private readonly window = new Int32Array(QGRAM_BUCKETS);
   private loaded: string | null = null;
+  private loadedGrams = new Int32Array(1024);
+  private otherGrams = new Int32Array(1024);
   private matched = new Int32Array(1024);
 
-  editDistanceLowerBound(text: string, other: string): number {
+  atLeast(text: string, other: string, limit: number): boolean {
+    const na = Math.max(0, text.length - 3);
+    const nb = Math.max(0, other.length - 3);
     if (this.loaded !== text) {
       if (this.loaded !== null) this.counts.fill(0);
-      for (let i = 0; i + 3 < text.length; i++) this.counts[qgramBucket(text, i)]++;
+      if (this.loadedGrams.length < na) this.loadedGrams = new Int32Array(na);
+      for (let i = 0; i < na; i++) this.counts[(this.loadedGrams[i] = qgramBucket(text, i))]++;
       this.loaded = text;
     }
-    const total = Math.max(0, text.length - 3);
-    const grams = Math.max(0, other.length - 3);
-    if (this.matched.length < grams) this.matched = new Int32Array(grams);
+    if (this.otherGrams.length < nb) {
+      this.otherGrams = new Int32Array(nb);
+      this.matched = new Int32Array(nb);
+    }
+    const a = this.loadedGrams;
+    const b = this.otherGrams;
     let common = 0;
-    for (let i = 0; i < grams; i++) {
-      const b = qgramBucket(other, i);
-      if (this.counts[b] > 0) {
-        this.counts[b]--;
-        this.matched[common++] = b;
+    for (let j = 0; j < nb; j++) {
+      const g = (b[j] = qgramBucket(other, j));
+      if (this.counts[g] > 0) {
+        this.counts[g]--;
+        this.matched[common++] = g;
       }
     }
     for (let k = 0; k < common; k++) this.counts[this.matched[k]]++;
-    return Math.ceil((total - common + (grams - common)) / 8);
+    if (na - common + (nb - common) > 8 * (limit - 1)) return true;
+    // b's 4-grams at positions [low, high) are in the window around position i of a
+    const shift = limit - 1;
+    const w = this.window;
+    let low = 0;
+    let high = 0;
+    let unmatched = 0;
+    for (let i = 0; i < na && unmatched <= 4 * shift; i++) {
+      for (const end = Math.min(nb, i + shift + 1); high < end; high++) w[b[high]]++;
+      for (const start = Math.min(high, i - shift); low < start; low++) w[b[low]]--;
+      if (w[a[i]] === 0) unmatched++;
+    }
+    for (; low < high; low++) w[b[low]]--;
+    return unmatched > 4 * shift;
   }
 }
 const QGRAMS = new QgramBound();
+
+/** True only when editDist(a, b) >= limit is certain from 4-gram counts (false: not known). */
+export function provablyAtLeast(a: string, b: string, limit: number): boolean {
+  return QGRAMS.atLeast(a, b, limit);
+}
 
 function qgramBucket(s: string, i: number): number {
   const packed =

@@ -8,7 +8,7 @@ import {
   ngramCountsL1,
   signatureText,
 } from '../../lib/analysis/normalize';
-import { collisionHash, SignatureIndex, type StoredSignature } from '../../lib/analysis/signatures';
+import { collisionHash, provablyAtLeast, SignatureIndex, type StoredSignature } from '../../lib/analysis/signatures';
 
 const sample = (n: number, seed: number, templates?: number) => {
   const gen = failureTexts(seed, templates);
@@ -162,6 +162,34 @@ describe('SignatureIndex', () => {
       hashes.add(index.assign(text).hash);
     }
     expect(hashes.size).toBe(1);
+  });
+
+  it('the 4-gram proofs never claim a distance that the exact edit distance does not reach', () => {
+    let seed = 9;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const lines = ['github.com/x/y.(*T).Run(UNIQ1)\n', '\t/go/src/x/y.go:UNIQ2\n', 'panic: boom\n', 'created by z\n', 'abab'];
+    let proved = 0;
+    for (let t = 0; t < 3000; t++) {
+      const a = Array.from({ length: 1 + rand(12) }, () => lines[rand(lines.length)]).join('');
+      let b = a;
+      if (rand(2)) b = b.split('\n').sort(() => rand(3) - 1).join('\n'); // reorder lines
+      for (let e = rand(20); e > 0; e--) {
+        const p = rand(b.length + 1);
+        b = b.slice(0, p) + 'qz\n '[rand(4)] + b.slice(p + rand(2));
+      }
+      const exact = editDist(a, b);
+      for (const limit of [2, 5, 10, 20, 40]) {
+        if (provablyAtLeast(a, b, limit)) {
+          proved++;
+          expect(exact, JSON.stringify([a, b, limit])).toBeGreaterThanOrEqual(limit);
+        }
+        if (provablyAtLeast(b, a, limit)) expect(exact).toBeGreaterThanOrEqual(limit);
+      }
+    }
+    expect(proved).toBeGreaterThan(1000);
   });
 
   it('never crashes on odd input', () => {
