@@ -1,0 +1,119 @@
+// Bug rows: upsert of fetched bugs, what is known of a tracker's bugs, refresh cursors in kv.
+import { joinComments, type Tracker, type TrackerBug } from '../sources/trackerBug';
+import { selectIn } from './bulk';
+import type { Sql } from './db';
+
+export interface StoredBug {
+  id: number;
+  tracker: Tracker;
+  bug_id: string;
+  url: string;
+  summary: string;
+  status: string;
+  resolution: string;
+  last_change: number | null;
+  closed_at: number | null;
+  fetched_at: number;
+}
+
+const UPSERT = `INSERT INTO bug (tracker, bug_id, url, summary, status, resolution, description, comments, component, last_change, closed_at, fetched_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (tracker, bug_id) DO UPDATE SET url = excluded.url, summary = excluded.summary, status = excluded.status,
+    resolution = excluded.resolution, description = excluded.description, comments = excluded.comments,
+    component = excluded.component, last_change = excluded.last_change, closed_at = excluded.closed_at, fetched_at = excluded.fetched_at`;
+
+/** Inserts or updates bugs (never deletes: links hang off bug rows). */
+export async function upsertBugs(db: Sql, bugs: TrackerBug[], now: number): Promise<void> {
+  if (!bugs.length) return;
+  await db.tx(async (sql) => {
+    for (const b of bugs) {
+      await sql.run(UPSERT, [
+        b.tracker, b.bugId, b.url, b.summary, b.status, b.resolution, b.description, joinComments(b.comments), b.component,
+        b.lastChange, b.closedAt, now,
+      ]);
+    }
+  });
+}
+
+/** A bug known only by reference (linked by hand before any refresh saw it); a refresh fills it in. */
+export async function ensureBugStub(db: Sql, tracker: Tracker, bugId: string, url: string): Promise<number> {
+  await db.run(
+    `INSERT INTO bug (tracker, bug_id, url, fetched_at) VALUES (?, ?, ?, 0) ON CONFLICT (tracker, bug_id) DO NOTHING`,
+    [tracker, bugId, url],
+  );
+  return (await db.get<{ id: number }>('SELECT id FROM bug WHERE tracker = ? AND bug_id = ?', [tracker, bugId]))!.id;
+}
+
+export async function findBug(db: Sql, tracker: string, bugId: string): Promise<StoredBug | undefined> {
+  return db.get<StoredBug>(
+    'SELECT id, tracker, bug_id, url, summary, status, resolution, last_change, closed_at, fetched_at FROM bug WHERE tracker = ? AND bug_id = ?',
+    [tracker, bugId],
+  );
+}
+
+/** last change and close time of a tracker's stored bugs (for skipping unchanged ones) */
+export async function knownBugs(db: Sql, tracker: Tracker, idPrefix = ''): Promise<Map<string, { lastChange: number | null; closedAt: number | null }>> {
+  const rows = await db.all<{ bug_id: string; last_change: number | null; closed_at: number | null; fetched_at: number }>(
+    'SELECT bug_id, last_change, closed_at, fetched_at FROM bug WHERE tracker = ?',
+    [tracker],
+  );
+  const out = new Map<string, { lastChange: number | null; closedAt: number | null }>();
+  for (const r of rows) {
+    if (idPrefix && !r.bug_id.startsWith(idPrefix)) continue;
+    // a stub was never fetched: whatever its time, fetch it
+    out.set(r.bug_id, { lastChange: r.fetched_at ? r.last_change : null, closedAt: r.closed_at });
+  }
+  return out;
+}
+
+export async function stubBugIds(db: Sql, tracker: Tracker): Promise<string[]> {
+  return (await db.all<{ bug_id: string }>('SELECT bug_id FROM bug WHERE tracker = ? AND fetched_at = 0 ORDER BY bug_id', [tracker])).map((r) => r.bug_id);
+}
+
+/** test hashes per signature hash, from the outcomes that carry it */
+export async function testsOfSignatures(db: Sql, sigHashes: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!sigHashes.length) return out;
+  const ids = await selectIn<{ id: number; hash: string }>(db, (p) => `SELECT id, hash FROM signature WHERE hash IN (${p})`, sigHashes);
+  const hashOf = new Map(ids.map((r) => [r.id, r.hash]));
+  const rows = await selectIn<{ signature_id: number; hash: string }>(
+    db,
+    (p) => `SELECT DISTINCT o.signature_id, t.hash FROM test_outcome o JOIN test t ON t.id = o.test_id WHERE o.signature_id IN (${p})`,
+    ids.map((r) => r.id),
+  );
+  for (const r of rows) {
+    const s = hashOf.get(r.signature_id)!;
+    let list = out.get(s);
+    if (!list) out.set(s, (list = []));
+    list.push(r.hash);
+  }
+  return out;
+}
+
+export async function testsOfSignature(db: Sql, sigHash: string): Promise<string[]> {
+  return (await testsOfSignatures(db, [sigHash])).get(sigHash) ?? [];
+}
+
+// ---- cursors ----------------------------------------------------------------------------------
+
+export interface Cursor {
+  /** Unix seconds: the next refresh asks for changes at or after this */
+  since: number;
+  /** what the cursor was made for (URL and query): another source starts over */
+  source: string;
+}
+
+export async function readCursor(db: Sql, key: string, source: string): Promise<number | null> {
+  const row = await db.get<{ value: string }>('SELECT value FROM kv WHERE key = ?', [key]);
+  if (!row) return null;
+  try {
+    const c = JSON.parse(row.value) as Cursor;
+    return c.source === source && typeof c.since === 'number' ? c.since : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeCursor(db: Sql, key: string, cursor: Cursor): Promise<void> {
+  await db.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, JSON.stringify(cursor)]);
+}
