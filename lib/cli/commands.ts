@@ -1,5 +1,6 @@
 // The command table. Each command parses its options, calls lib/, and renders.
 import { hotlistCommand, testCommand } from './analysis';
+import { bugsCommand } from './bugs';
 import { ingestCommand } from './ingest';
 import { promotionCommand } from './promotion';
 import { replayCommand, worldCommand } from './replay';
@@ -19,5 +20,6 @@ export const COMMANDS: Record<string, Command> = {
   replay: replayCommand,
   world: worldCommand,
   promotion: promotionCommand,
+  bugs: bugsCommand,
   // MORE-COMMANDS
 };

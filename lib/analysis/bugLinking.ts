@@ -1,0 +1,307 @@
+// Automatic bug links: which tests and failure signatures a bug is about, from its text alone.
+//
+// - By name (what Sippy does): the FULL test name appears in the summary, the description or a
+//   comment. Stricter than a plain substring search: the occurrence must not start or end inside a
+//   word, and a name that only occurs inside the occurrence of a longer test name is not linked
+//   (a bug about "X should work with Y" is not a bug about "X should work").
+// - By signature (what ci-search and Sippy do not do): the bug quotes a signature's characteristic
+//   text. Only long, specific lines count: the failure message lines of the signature (from the
+//   `fail [...]` line on, when there is one), each with enough words left once placeholders, file
+//   paths, URLs and stock phrases ("timed out waiting for the condition", "Unexpected error:") are
+//   taken out, and not shared by many signatures. The bug text goes through the same normaliser as
+//   failure texts (signatureText) before it is compared.
+//
+// Pure: plain data in, links out. Test names and key lines are indexed (PatternIndex), so the cost
+// is proportional to the bug text, not to tests × bugs.
+import { signatureText, TRUNCATED_SEPARATOR } from './normalize';
+import { PatternIndex } from './patternIndex';
+
+export type AutoReason = 'name-in-summary' | 'name-in-description' | 'name-in-comment' | 'signature';
+export type LinkReason = AutoReason | 'manual';
+export const LINK_REASONS: readonly LinkReason[] = ['manual', 'name-in-summary', 'name-in-description', 'name-in-comment', 'signature'];
+
+/** lower is stronger: the reason shown when a test is linked to a bug in several ways */
+export function reasonRank(reason: string): number {
+  const i = LINK_REASONS.indexOf(reason as LinkReason);
+  return i < 0 ? LINK_REASONS.length : i;
+}
+
+export interface BugText {
+  summary: string;
+  description: string;
+  comments: string[];
+}
+
+/** Names shorter than this are too unspecific to link by (a bug mentioning "Overall" is not about it). */
+export const MIN_NAME_LENGTH = 8;
+
+const ALNUM = /[A-Za-z0-9]/;
+
+/** Text as the name matcher compares it: markup escapes and quote markers gone, whitespace runs as one space. */
+export function canonicalText(s: string): string {
+  return s
+    .replace(/^[ \t]*>+[ \t]?/gm, '')
+    .replace(/\\([[\]{}()*_#|`-])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export class TestNameIndex {
+  private readonly index: PatternIndex;
+  /** for each pattern, the indices of the names it stands for (names equal up to whitespace share one) */
+  private readonly owners: number[][] = [];
+
+  constructor(names: readonly string[]) {
+    const byCanonical = new Map<string, number>();
+    const patterns: string[] = [];
+    names.forEach((name, i) => {
+      const c = canonicalText(name);
+      if (c.length < MIN_NAME_LENGTH) return;
+      let p = byCanonical.get(c);
+      if (p === undefined) {
+        byCanonical.set(c, (p = patterns.length));
+        patterns.push(c);
+        this.owners.push([]);
+      }
+      this.owners[p].push(i);
+    });
+    this.index = new PatternIndex(patterns);
+  }
+
+  /** Indices of the names that occur in full in text (canonicalised first). */
+  find(text: string): Set<number> {
+    const out = new Set<number>();
+    for (const m of this.occurrences(canonicalText(text))) for (const owner of this.owners[m.pattern]) out.add(owner);
+    return out;
+  }
+
+  /** The text (canonicalised) with every full-name occurrence blanked out. */
+  strip(text: string): string {
+    const t = canonicalText(text);
+    let out = '';
+    let at = 0;
+    for (const m of this.occurrences(t)) {
+      out += `${t.slice(at, m.start)} `;
+      at = m.end;
+    }
+    return out + t.slice(at);
+  }
+
+  /** Occurrences on word boundaries, those inside a longer occurrence left out, in text order. */
+  private occurrences(t: string): { pattern: number; start: number; end: number }[] {
+    const patterns = this.index.patterns;
+    const matches = this.index.findAll(t).filter((m) => {
+      const p = patterns[m.pattern];
+      if (ALNUM.test(p[0]) && m.start > 0 && ALNUM.test(t[m.start - 1])) return false;
+      if (ALNUM.test(p[p.length - 1]) && m.end < t.length && ALNUM.test(t[m.end])) return false;
+      return true;
+    });
+    // Longest match wins: drop occurrences lying inside a longer occurrence.
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out: typeof matches = [];
+    let maxEnd = -1;
+    for (const m of matches) {
+      if (m.end <= maxEnd) continue;
+      maxEnd = m.end;
+      out.push(m);
+    }
+    return out;
+  }
+}
+
+/** The tests a bug names, each with the strongest reason (summary, then description, then comment). */
+export function nameLinks(index: TestNameIndex, bug: BugText): Map<number, AutoReason> {
+  const out = new Map<number, AutoReason>();
+  const mark = (text: string, reason: AutoReason) => {
+    if (!text) return;
+    for (const t of index.find(text)) if (!out.has(t)) out.set(t, reason);
+  };
+  mark(bug.summary, 'name-in-summary');
+  mark(bug.description, 'name-in-description');
+  for (const c of bug.comments) mark(c, 'name-in-comment');
+  return out;
+}
+
+// ---- signatures ----------------------------------------------------------------------------------
+
+/** Phrases that say nothing about which failure it is; removed before a line's words are counted. */
+const STOCK_PHRASES = [
+  'timed out waiting for the condition',
+  'context deadline exceeded',
+  'the server could not find the requested resource',
+  'the server was unable to return a response in the time allotted',
+  'the object has been modified; please apply your changes to the latest version and try again',
+  'Client.Timeout exceeded while awaiting headers',
+  'net/http: TLS handshake timeout',
+  'net/http: request canceled',
+  'connection reset by peer',
+  'connection refused',
+  'no such host',
+  'i/o timeout',
+  'unexpected EOF',
+  'Unexpected error',
+  'not to have occurred',
+  'to have occurred',
+];
+const STOCK_RE = new RegExp(STOCK_PHRASES.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
+const STOP_WORDS = new Set(['fail', 'failed', 'failure', 'error', 'errors', 'err', 'expected', 'occurred', 'info', 'step', 'the', 'and', 'for', 'with', 'equal', 'got', 'want']);
+const PLACEHOLDER_RE = /UNIQ|TIME|DURATION|XXXXX|HASH|PORT|CLUSTER|DIGEST|ROUTE/g;
+/** where a failure happened (`fail [file.go:NN]:`), and tokens with a slash: paths, URLs, namespace/name */
+const LOCATION_RE = /\bfail \[[^\]]*\]:?|[^\s"'<>()]*\/[^\s"'<>()]*/g;
+
+const TRUNCATED_LINE = TRUNCATED_SEPARATOR.trim();
+
+/** Thresholds of a characteristic line: distinct informative words and their letters. */
+export const KEY_LINE_MIN_WORDS = 4;
+export const KEY_LINE_MIN_LETTERS = 24;
+export const KEY_LINE_MIN_LENGTH = 32;
+/** lines kept per signature, most informative first */
+export const KEY_LINES_PER_SIGNATURE = 3;
+
+/** A normalised line as matching sees it: ordinal numbers dropped, whitespace runs as one space. */
+export function keyForm(normalised: string): string {
+  return normalised.replace(/UNIQ\d+/g, 'UNIQ').replace(/\s+/g, ' ').trim();
+}
+
+/** Letters of the words that identify a failure, once placeholders and stock phrases are removed. */
+export function informativeLetters(line: string): number {
+  const rest = line.replace(STOCK_RE, ' ').replace(LOCATION_RE, ' ').replace(PLACEHOLDER_RE, ' ');
+  const words = new Set((rest.match(/[A-Za-z]{3,}/g) ?? []).map((w) => w.toLowerCase()).filter((w) => !STOP_WORDS.has(w)));
+  if (words.size < KEY_LINE_MIN_WORDS) return 0;
+  let letters = 0;
+  for (const w of words) letters += w.length;
+  return letters >= KEY_LINE_MIN_LETTERS ? letters : 0;
+}
+
+/**
+ * The lines of a signature text that could characterise it, in key form, with their informative
+ * letters. Test names inside a line do not count (a failure text listing failing tests is about
+ * them, and a bug naming a test links to it by name already).
+ */
+export function candidateKeyLines(signature: string, names?: TestNameIndex): { line: string; letters: number }[] {
+  const lines = signature.split('\n');
+  let from = 0;
+  // the lines either side of the normaliser's cut are fragments
+  const cut = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*fail \[/.test(lines[i])) from = i;
+    if (lines[i] === TRUNCATED_LINE) cut.add(i - 1).add(i + 1);
+  }
+  const out = new Map<string, number>();
+  for (let i = from; i < lines.length; i++) {
+    if (cut.has(i)) continue;
+    const line = keyForm(lines[i]);
+    if (line.length < KEY_LINE_MIN_LENGTH || out.has(line)) continue;
+    const letters = informativeLetters(names ? names.strip(line) : line);
+    if (letters > 0) out.set(line, letters);
+  }
+  return [...out].map(([line, letters]) => ({ line, letters }));
+}
+
+/**
+ * Chooses the key lines of many signatures: first `count` every signature text (so lines shared by
+ * many signatures are known to be boilerplate), then `keys` for each.
+ */
+export class SignatureKeySelector {
+  private readonly df = new Map<string, number>();
+  private signatures = 0;
+  /** the test names as they read inside a normalised failure text */
+  private readonly names?: TestNameIndex;
+
+  constructor(testNames: readonly string[] = []) {
+    if (testNames.length) this.names = new TestNameIndex(testNames.map((n) => keyForm(signatureText(n))));
+  }
+
+  count(text: string): void {
+    this.signatures++;
+    for (const { line } of candidateKeyLines(text, this.names)) this.df.set(line, (this.df.get(line) ?? 0) + 1);
+  }
+
+  /** a line in more signatures than this is boilerplate */
+  get maxSharedBy(): number {
+    return Math.max(3, Math.ceil(this.signatures * 0.02));
+  }
+
+  keys(text: string): string[] {
+    const limit = this.maxSharedBy;
+    return candidateKeyLines(text, this.names)
+      .filter(({ line }) => (this.df.get(line) ?? 1) <= limit)
+      .sort((a, b) => b.letters - a.letters || (a.line < b.line ? -1 : 1))
+      .slice(0, KEY_LINES_PER_SIGNATURE)
+      .map(({ line }) => line);
+  }
+}
+
+/** Normalised texts cut at line ends below the normaliser's own truncation length. */
+function normalisedPieces(text: string, max = 8000): string[] {
+  const out: string[] = [];
+  let rest = text.replace(/^[ \t]*>+[ \t]?/gm, '').replace(/\\([[\]{}()*_#|`-])/g, '$1');
+  while (rest.length > max) {
+    let cut = rest.lastIndexOf('\n', max);
+    if (cut <= 0) cut = max;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1);
+  }
+  if (rest) out.push(rest);
+  return out.map((p) => keyForm(signatureText(p)));
+}
+
+export class SignatureQuoteIndex<K> {
+  private readonly index: PatternIndex;
+  private readonly owners: K[][] = [];
+
+  constructor(signatures: Iterable<{ key: K; lines: string[] }>) {
+    const byLine = new Map<string, number>();
+    const patterns: string[] = [];
+    for (const s of signatures) {
+      for (const line of s.lines) {
+        let p = byLine.get(line);
+        if (p === undefined) {
+          byLine.set(line, (p = patterns.length));
+          patterns.push(line);
+          this.owners.push([]);
+        }
+        this.owners[p].push(s.key);
+      }
+    }
+    this.index = new PatternIndex(patterns);
+  }
+
+  /** Signatures whose key line the bug quotes (in any of its texts). */
+  find(bug: BugText): Set<K> {
+    const out = new Set<K>();
+    if (this.owners.length === 0) return out;
+    for (const text of [bug.summary, bug.description, ...bug.comments]) {
+      if (!text) continue;
+      for (const piece of normalisedPieces(text)) for (const m of this.index.findAll(piece)) for (const k of this.owners[m.pattern]) out.add(k);
+    }
+    return out;
+  }
+}
+
+// ---- everything at once ----------------------------------------------------------------------------
+
+export interface AutoLinkInput<B> {
+  tests: readonly { hash: string; name: string }[];
+  signatures: readonly { hash: string; text: string }[];
+  bugs: readonly ({ key: B } & BugText)[];
+}
+
+export interface AutoLinks<B> {
+  names: { bug: B; test: string; reason: AutoReason }[];
+  signatures: { bug: B; signature: string }[];
+}
+
+/** The automatic links between bugs and tests (by name) and signatures (by quote). */
+export function computeAutoLinks<B>(input: AutoLinkInput<B>): AutoLinks<B> {
+  const names = new TestNameIndex(input.tests.map((t) => t.name));
+  const selector = new SignatureKeySelector(input.tests.map((t) => t.name));
+  for (const s of input.signatures) selector.count(s.text);
+  const quotes = new SignatureQuoteIndex(input.signatures.map((s) => ({ key: s.hash, lines: selector.keys(s.text) })));
+  const out: AutoLinks<B> = { names: [], signatures: [] };
+  for (const bug of input.bugs) {
+    for (const [t, reason] of nameLinks(names, bug)) out.names.push({ bug: bug.key, test: input.tests[t].hash, reason });
+    for (const signature of quotes.find(bug)) out.signatures.push({ bug: bug.key, signature });
+  }
+  return out;
+}

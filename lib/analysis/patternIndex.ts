@@ -1,0 +1,121 @@
+// Many fixed strings found in a text in one pass, without testing every pattern at every place:
+// each pattern is anchored by its rarest window of W characters (a rolling hash), a text position
+// whose window hash is an anchor is a candidate, and only candidates are compared in full. Patterns
+// shorter than W are anchored by their whole length (one extra rolling pass per such length).
+// Thousands of test names against thousands of bug texts cost a hash per text character.
+
+const BASE = 0x01000193;
+const BLOOM_BITS = 1 << 20;
+const MAX_COUNT_SLOTS = 1 << 22;
+
+export interface PatternMatch {
+  pattern: number;
+  start: number;
+  end: number;
+}
+
+interface Anchored {
+  width: number;
+  /** BASE^(width-1), to roll the oldest character out */
+  top: number;
+  entries: Map<number, number[]>;
+}
+
+function pow(width: number): number {
+  let p = 1;
+  for (let i = 1; i < width; i++) p = Math.imul(p, BASE);
+  return p;
+}
+
+function hashAt(s: string, start: number, width: number): number {
+  let h = 0;
+  for (let i = start; i < start + width; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Calls fn(hash, start) for every window of `width` characters of s. */
+function rollHashes(s: string, width: number, top: number, fn: (h: number, start: number) => void): void {
+  if (s.length < width) return;
+  let h = hashAt(s, 0, width);
+  fn(h, 0);
+  for (let i = 1; i + width <= s.length; i++) {
+    h = (Math.imul((h - Math.imul(s.charCodeAt(i - 1), top)) | 0, BASE) + s.charCodeAt(i + width - 1)) | 0;
+    fn(h, i);
+  }
+}
+
+export class PatternIndex {
+  readonly patterns: readonly string[];
+  private readonly anchored: Anchored[] = [];
+  private readonly bloom = new Uint8Array(BLOOM_BITS / 8);
+
+  /** `patterns` must be non-empty strings; duplicates are allowed (each is reported). */
+  constructor(patterns: readonly string[], readonly window = 24) {
+    this.patterns = patterns;
+    const byWidth = new Map<number, Anchored>();
+    const group = (width: number) => {
+      let g = byWidth.get(width);
+      if (!g) byWidth.set(width, (g = { width, top: pow(width), entries: new Map() }));
+      return g;
+    };
+    // Approximate window frequencies over all long patterns (a hashed counter: collisions only make
+    // a window look commoner than it is, which at worst picks a less rare anchor).
+    const main = group(window);
+    let windows = 0;
+    for (const p of patterns) windows += Math.max(0, p.length - window + 1);
+    const slots = Math.min(MAX_COUNT_SLOTS, 2 ** Math.ceil(Math.log2(Math.max(1024, windows * 2))));
+    const counts = new Uint32Array(slots);
+    for (const p of patterns) if (p.length >= window) rollHashes(p, window, main.top, (h) => counts[(h >>> 0) % slots]++);
+    patterns.forEach((p, index) => {
+      if (p.length === 0) return;
+      if (p.length < window) {
+        const g = group(p.length);
+        this.add(g, hashAt(p, 0, p.length), index, 0);
+        return;
+      }
+      let best = 0;
+      let bestHash = 0;
+      let bestCount = Infinity;
+      rollHashes(p, window, main.top, (h, start) => {
+        const c = counts[(h >>> 0) % slots];
+        if (c < bestCount) {
+          bestCount = c;
+          best = start;
+          bestHash = h;
+        }
+      });
+      this.add(main, bestHash, index, best);
+    });
+    this.anchored = [...byWidth.values()].filter((g) => g.entries.size > 0);
+  }
+
+  private add(g: Anchored, h: number, pattern: number, offset: number): void {
+    let list = g.entries.get(h);
+    if (!list) g.entries.set(h, (list = []));
+    list.push(pattern, offset);
+    const bit = (h >>> 0) % BLOOM_BITS;
+    this.bloom[bit >>> 3] |= 1 << (bit & 7);
+  }
+
+  /** Every occurrence of every pattern in text (overlapping ones included), unordered. */
+  findAll(text: string): PatternMatch[] {
+    // Each pattern has one anchor, so each occurrence is found exactly once.
+    const out: PatternMatch[] = [];
+    for (const g of this.anchored) {
+      rollHashes(text, g.width, g.top, (h, pos) => {
+        const bit = (h >>> 0) % BLOOM_BITS;
+        if (!(this.bloom[bit >>> 3] & (1 << (bit & 7)))) return;
+        const list = g.entries.get(h);
+        if (!list) return;
+        for (let i = 0; i < list.length; i += 2) {
+          const pattern = list[i];
+          const start = pos - list[i + 1];
+          const p = this.patterns[pattern];
+          if (start < 0 || start + p.length > text.length || !text.startsWith(p, start)) continue;
+          out.push({ pattern, start, end: start + p.length });
+        }
+      });
+    }
+    return out;
+  }
+}
