@@ -1,0 +1,181 @@
+// Automatic bug linking, the pure part: full names only, reasons, signature quotes that are specific,
+// and the pattern index against a brute-force search.
+import { describe, expect, it } from 'vitest';
+import {
+  candidateKeyLines, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
+} from '../../lib/analysis/bugLinking';
+import { signatureText } from '../../lib/analysis/normalize';
+import { PatternIndex } from '../../lib/analysis/patternIndex';
+
+const DC = '[sig-apps][Feature:DeploymentConfig] deploymentconfigs keep the deployer pod invariant valid [Conformance] should deal with config change in case the deployment is still running [Suite:openshift/conformance/parallel/minimal] [Suite:k8s]';
+const NODEPORT = '[sig-network] Services should be able to create a functioning NodePort service [Suite:openshift/conformance/parallel] [Suite:k8s]';
+const NODEPORT_UPSTREAM = '[sig-network] Services should be able to create a functioning NodePort service';
+const INSTALL = 'install should succeed: infrastructure';
+const INSTALL_OVERALL = 'install should succeed: overall';
+const XSS = '[sig-xss] renders <img src=x onerror=alert(1)> as text [Suite:openshift/conformance/parallel]';
+const NAMES = [DC, NODEPORT, NODEPORT_UPSTREAM, INSTALL, INSTALL_OVERALL, XSS, 'Overall'];
+
+const bug = (summary: string, description = '', comments: string[] = []) => ({ summary, description, comments });
+
+describe('PatternIndex', () => {
+  it('finds exactly what a brute-force search finds, short and long patterns, overlaps included', () => {
+    // a small alphabet makes many overlapping and repeated occurrences
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const word = (len: number) => Array.from({ length: len }, () => 'ab c'[rand(4)]).join('');
+    const patterns = Array.from({ length: 300 }, () => word(3 + rand(40)));
+    const index = new PatternIndex(patterns, 12);
+    for (let t = 0; t < 20; t++) {
+      const text = word(2000) + patterns[rand(patterns.length)] + word(50);
+      const expected: string[] = [];
+      patterns.forEach((p, i) => {
+        for (let at = text.indexOf(p); at >= 0; at = text.indexOf(p, at + 1)) expected.push(`${i}@${at}`);
+      });
+      const got = index.findAll(text).map((m) => `${m.pattern}@${m.start}`);
+      expect(got.sort()).toEqual(expected.sort());
+    }
+  });
+});
+
+describe('links by test name', () => {
+  const index = new TestNameIndex(NAMES);
+  const found = (text: string) => [...index.find(text)].map((i) => NAMES[i]).sort();
+
+  it('links the full name wherever it appears, with the strongest reason', () => {
+    const links = nameLinks(index, bug(`${INSTALL} fails on GCP`, `Seen in:\n${DC}\n`, [`also ${NODEPORT}`, `and ${INSTALL} again`]));
+    expect(Object.fromEntries([...links].map(([i, r]) => [NAMES[i], r]))).toEqual({
+      [INSTALL]: 'name-in-summary',
+      [DC]: 'name-in-description',
+      [NODEPORT]: 'name-in-comment',
+    });
+  });
+
+  it('does not link a partial name', () => {
+    expect(found('Intermittent failures in "[sig-network] Services should" tests on Azure')).toEqual([]);
+    expect(found('install should succeed: infra fails')).toEqual([]);
+    expect(found(DC.slice(0, -14))).toEqual([]);
+  });
+
+  it('does not link a name that only occurs inside a longer test name', () => {
+    expect(found(`Failing test: ${NODEPORT}`)).toEqual([NODEPORT]);
+    expect(found(`Failing upstream: ${NODEPORT_UPSTREAM}. And downstream: ${NODEPORT}`)).toEqual([NODEPORT, NODEPORT_UPSTREAM].sort());
+  });
+
+  it('needs word boundaries where the name starts or ends with a letter or digit', () => {
+    expect(found(`re${INSTALL}`)).toEqual([]);
+    expect(found(`${INSTALL}s`)).toEqual([]);
+    expect(found(`"${INSTALL}".`)).toEqual([INSTALL]);
+    expect(found(`_${INSTALL}_`)).toEqual([INSTALL]);
+  });
+
+  it('ignores whitespace differences, markup escapes and quote markers, but not case', () => {
+    expect(found(DC.replace(/ /g, '\n  '))).toEqual([DC]);
+    expect(found(`> ${DC.replace(/\[/g, '\\[').replace(/\]/g, '\\]')}`)).toEqual([DC]);
+    expect(found(DC.toUpperCase())).toEqual([]);
+  });
+
+  it('matches names with markup-like characters literally', () => {
+    expect(found(`Example: ${XSS}`)).toEqual([XSS]);
+  });
+
+  it('never links names too short to be specific', () => {
+    expect(found('Overall the cluster was fine')).toEqual([]);
+  });
+});
+
+const KUBELET = (ns: string, rv: number, pod: string, when: string) =>
+  [
+    '[BeforeEach] [Top Level]',
+    '  /go/src/github.com/openshift/origin/test/extended/util/test.go:58',
+    'STEP: Creating a kubernetes client',
+    `${when}: INFO: Running 'oc rollout latest --namespace=${ns} dc/deployment-test'`,
+    `fail [github.com/openshift/origin/test/extended/deployments/util.go:754]: ${when}: deployer pod ${ns}/deployment-test-1-deploy changed unexpectedly (pod ${pod}):`,
+    'object.ObjectMeta.ResourceVersion:',
+    `  a: "${rv}"`,
+    `  b: "${rv + 17}"`,
+    'object.Status.Phase:',
+    '  a: "Failed"',
+    '  b: "Succeeded"',
+  ].join('\n');
+const DNS = [
+  'STEP: Creating a kubernetes client',
+  'fail [k8s.io/kubernetes/test/e2e/network/dns_common.go:475]: Unexpected error:',
+  '    <*errors.errorString | 0xc000a1b2c3>: {',
+  '        s: "timed out waiting for the condition",',
+  '    }',
+  '    timed out waiting for the condition',
+  'occurred',
+].join('\n');
+
+describe('signature key lines', () => {
+  it('keeps the specific failure line and not the generic ones', () => {
+    const lines = candidateKeyLines(signatureText(KUBELET('e2e-test-cli-deployment-x7k2p', 41230, 'deployment-test-1-b9z4q', 'Nov 14 10:00:01.123'))).map((l) => l.line);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('changed unexpectedly');
+    expect(candidateKeyLines(signatureText(DNS))).toEqual([]);
+  });
+
+  it('does not count stock phrases, file locations or placeholders as content', () => {
+    expect(informativeLetters('fail [k8s.io/kubernetes/test/e2e/framework/util.go:UNIQ]: timed out waiting for the condition')).toBe(0);
+    expect(informativeLetters('Get https://api.CLUSTER:PORT/api/v1/namespaces/NS: net/http: TLS handshake timeout')).toBe(0);
+    expect(informativeLetters('PersistentVolumeClaims [pvc-XXXXX] not all in phase Bound within DURATION')).toBeGreaterThan(0);
+  });
+
+  it('leaves out lines that are test names, and fragments cut by the normaliser', () => {
+    const listing = `Failing tests:\n\n${DC}\n\nerror: 1 fail, 170 pass, 21 skip`;
+    expect(candidateKeyLines(listing, new TestNameIndex([DC].map((n) => keyForm(signatureText(n)))))).toEqual([]);
+    const cut = `first line of a long text\n${NODEPORT.slice(20)}\n...[truncated]...\n${DC.slice(0, 80)}\nthe failing check reported an unrecoverable storage quota problem`;
+    expect(candidateKeyLines(cut).map((l) => l.line)).toEqual(['the failing check reported an unrecoverable storage quota problem']);
+  });
+
+  it('treats a line shared by many signatures as boilerplate', () => {
+    const shared = 'INFO: About to run a Kube e2e test, ensuring namespace is privileged and ready';
+    const sigs = Array.from({ length: 10 }, (_, i) => `${shared}\nsomething specific number ${'abcdefghij'[i]} happened with the widget controller`);
+    const selector = new SignatureKeySelector();
+    for (const s of sigs) selector.count(s);
+    for (const s of sigs) expect(selector.keys(s).some((l) => l.includes('About to run'))).toBe(false);
+    expect(selector.keys(sigs[0]).length).toBe(1);
+  });
+});
+
+describe('links by signature quote', () => {
+  const sig = signatureText(KUBELET('e2e-test-cli-deployment-x7k2p', 41230, 'deployment-test-1-b9z4q', 'Nov 14 10:00:01.123'));
+  const selector = new SignatureKeySelector([DC]);
+  selector.count(sig);
+  selector.count(signatureText(DNS));
+  const index = new SignatureQuoteIndex([
+    { key: 'kubelet', lines: selector.keys(sig) },
+    { key: 'dns', lines: selector.keys(signatureText(DNS)) },
+  ]);
+
+  it('links a bug quoting another occurrence of the failure (other names, numbers, times)', () => {
+    const other = KUBELET('e2e-test-cli-deployment-q2w8r', 88001, 'deployment-test-1-m4n5p', 'Nov 20 23:59:59.999');
+    const quote = other.slice(other.indexOf('fail ['));
+    expect([...index.find(bug('Kubelet reports deployer pod phase Failed', `Seen in CI (periodic-ci #2119659823690678284):\n\n${quote}\n\nstale phase`))]).toEqual(['kubelet']);
+    // quoted as a reply, inside a comment
+    expect([...index.find(bug('x', '', ['unrelated', quote.split('\n').map((l) => `> ${l}`).join('\n')]))]).toEqual(['kubelet']);
+  });
+
+  it('does not link a generic phrase or a paraphrase', () => {
+    expect([...index.find(bug('e2e operations time out', 'Several tests fail with "timed out waiting for the condition" when the cluster is slow.'))]).toEqual([]);
+    expect([...index.find(bug('deployer pod changed unexpectedly', 'the deployer pod changed unexpectedly in a run'))]).toEqual([]);
+  });
+});
+
+describe('computeAutoLinks', () => {
+  it('links thousands of tests and bugs exactly as constructed', () => {
+    const tests = Array.from({ length: 5000 }, (_, i) => ({ hash: `t${i}`, name: `[sig-area${i % 37}] Component ${i} should handle case ${i * 7} [Suite:openshift/conformance/parallel]` }));
+    const bugs = Array.from({ length: 2000 }, (_, i) => ({
+      key: i,
+      summary: i % 3 === 0 ? `${tests[i].name} flakes` : `Bug number ${i}`,
+      description: i % 3 === 1 ? `Failing:\n${tests[i + 1].name}\n` : 'nothing to see',
+      // a partial name (cut before the suite tag) must not link
+      comments: i % 3 === 2 ? [`maybe ${tests[i + 2].name.slice(0, 40)}`] : [],
+    }));
+    const links = computeAutoLinks({ tests, signatures: [], bugs });
+    const expected = bugs.flatMap((b) =>
+      b.key % 3 === 0 ? [`${b.key} t${b.key} name-in-summary`] : b.key % 3 === 1 ? [`${b.key} t${b.key + 1} name-in-description`] : [],
+    );
+    expect(links.names.map((l) => `${l.bug} ${l.test} ${l.reason}`).sort()).toEqual(expected.sort());
+  });
+});
