@@ -5,6 +5,8 @@ import { ingestCommand } from './ingest';
 import { promotionCommand } from './promotion';
 import { replayCommand, worldCommand } from './replay';
 import { statsCommand } from './stats';
+import { healthCommand, jobCommand, jobsCommand, runCommand, searchCommand } from './browse';
+import { demoCommand } from './demo';
 
 export interface Command {
   summary: string;
@@ -20,6 +22,12 @@ export const COMMANDS: Record<string, Command> = {
   replay: replayCommand,
   world: worldCommand,
   promotion: promotionCommand,
+  jobs: jobsCommand,
+  job: jobCommand,
+  run: runCommand,
+  search: searchCommand,
+  health: healthCommand,
+  demo: demoCommand,
   bugs: bugsCommand,
   // MORE-COMMANDS
 };

@@ -1,0 +1,13 @@
+// GET /api/health: what `buildcop health --json` prints; 503 when the database cannot be read.
+import { connection } from 'next/server';
+import { health, healthHttpStatus } from '@/lib/analysis/health';
+import { handle, json } from '@/lib/server/api';
+import { getDb } from '@/lib/server/context';
+
+export async function GET() {
+  await connection();
+  return handle(async () => {
+    const h = await health(getDb);
+    return json(h, healthHttpStatus(h));
+  });
+}

@@ -1,0 +1,10 @@
+// GET /api/stats: what `buildcop stats --json` prints.
+import { connection } from 'next/server';
+import { getStats } from '@/lib/analysis/stats';
+import { handle } from '@/lib/server/api';
+import { getDb } from '@/lib/server/context';
+
+export async function GET() {
+  await connection(); // never prerendered at build time: the numbers change with every ingest
+  return handle(async () => getStats(await getDb()));
+}

@@ -1,0 +1,49 @@
+// Is the dashboard's data fresh? `buildcop health`, /api/health and the home page's stale warning.
+import type { Database } from '../store/db';
+import { getStats } from './stats';
+
+/** Data older than this is stale: ingest normally runs every few minutes. */
+export const STALE_AFTER_SECONDS = 3600;
+
+export type HealthStatus = 'ok' | 'stale' | 'never-ingested' | 'unavailable';
+
+export interface Health {
+  status: HealthStatus;
+  lastIngestAt: string | null;
+  lastIngestStatus: string | null;
+  /** seconds since the last successful ingest pass finished */
+  ageSeconds: number | null;
+  staleAfterSeconds: number;
+  database: { reachable: boolean; dialect?: string; error?: string };
+  counts: { runs: number; pendingRuns: number; jobs: number; tests: number; signatures: number } | null;
+}
+
+/** The health of the data; `openDb` errors make status "unavailable" rather than throwing. */
+export async function health(openDb: () => Promise<Database>, nowMs = Date.now()): Promise<Health> {
+  let db: Database;
+  let stats;
+  try {
+    db = await openDb();
+    stats = await getStats(db);
+  } catch (e) {
+    return {
+      status: 'unavailable', lastIngestAt: null, lastIngestStatus: null, ageSeconds: null, staleAfterSeconds: STALE_AFTER_SECONDS,
+      database: { reachable: false, error: (e as Error).message }, counts: null,
+    };
+  }
+  const ageSeconds = stats.lastIngestAt ? Math.max(0, Math.round((nowMs - Date.parse(stats.lastIngestAt)) / 1000)) : null;
+  return {
+    status: ageSeconds === null ? 'never-ingested' : ageSeconds > STALE_AFTER_SECONDS ? 'stale' : 'ok',
+    lastIngestAt: stats.lastIngestAt,
+    lastIngestStatus: stats.lastIngestStatus,
+    ageSeconds,
+    staleAfterSeconds: STALE_AFTER_SECONDS,
+    database: { reachable: true, dialect: db.dialect },
+    counts: { runs: stats.runs, pendingRuns: stats.pendingRuns, jobs: stats.jobs, tests: stats.tests, signatures: stats.signatures },
+  };
+}
+
+/** HTTP status for /api/health: 503 only when the database cannot be read. */
+export function healthHttpStatus(h: Health): number {
+  return h.status === 'unavailable' ? 503 : 200;
+}

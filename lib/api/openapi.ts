@@ -1,0 +1,209 @@
+// The OpenAPI 3.1 description of buildcop's JSON API, served at /api/openapi.json. Every GET route
+// returns what its CLI twin prints with --json (same lib function, same query parameters).
+// The bug routes (issue 5) and the promotion route (issue 6) are described here too, from their
+// issues' contracts; their handlers live with that work.
+
+type Schema = Record<string, unknown>;
+
+const str = (description?: string): Schema => (description ? { type: 'string', description } : { type: 'string' });
+const int = (description?: string): Schema => (description ? { type: 'integer', description } : { type: 'integer' });
+const num = (description?: string): Schema => (description ? { type: 'number', description } : { type: 'number' });
+const bool = (description?: string): Schema => (description ? { type: 'boolean', description } : { type: 'boolean' });
+const iso = (description = 'ISO 8601 time, UTC'): Schema => ({ type: 'string', format: 'date-time', description });
+const nullable = (s: Schema): Schema => ({ oneOf: [s, { type: 'null' }] });
+const arr = (items: Schema): Schema => ({ type: 'array', items });
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, Schema>, required = Object.keys(properties)): Schema => ({ type: 'object', properties, required });
+
+const q = (name: string, description: string, schema: Schema = str(), required = false) => ({ name, in: 'query', required, description, schema });
+const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str() });
+
+const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d'], default: '7d' });
+const AT = q('at', 'End of the window (ISO time, or YYYY-MM-DD); default now. A link with `at` shows the same numbers forever.', { type: 'string', format: 'date-time' });
+const JOB = q('job', 'Regular expression over job names.');
+
+const ok = (schema: Schema, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+const errors = (codes: number[]) =>
+  Object.fromEntries(
+    codes.map((c) => [
+      String(c),
+      ok(ref('Error'), { 400: 'Invalid query parameter (the message says which and why)', 401: 'Missing or wrong bearer token', 404: 'Unknown id' }[c] ?? 'Error'),
+    ]),
+  );
+
+const get = (summary: string, cli: string, parameters: unknown[], schema: Schema, codes = [400]) => ({
+  get: { summary, description: `Same JSON as \`${cli} --json\`.`, parameters, responses: { 200: ok(schema), ...errors(codes) } },
+});
+
+const bugRef = obj(
+  { tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, id: str(), url: str(), status: str(), summary: str(), reason: str('name-in-summary, name-in-comment, name-in-description, signature or manual'), recurred: bool('closed or verified, but the test failed after that'), closedAt: iso() },
+  ['tracker', 'id', 'url', 'status', 'summary', 'reason'],
+);
+const classification = { type: 'string', enum: ['regression', 'broken', 'flaky', 'infra', 'failing'] };
+const evidence = { type: 'object', properties: { summary: str('one readable sentence') }, required: ['summary'], additionalProperties: true, description: 'The numbers behind the verdict; fields depend on the classification.' };
+const signature = obj({ id: str('stable id'), text: str('normalised failure text'), count: int('occurrences in the window') });
+const sparkPoint = obj({ start: iso(), runs: int(), failed: int(), flaked: int() });
+
+const hotlistItem = obj({
+  test: str('full test name'), id: str('16 hex digits derived from the name'), failedRuns: int(), flakedRuns: int(), runs: int(), failureRate: num(),
+  jobs: arr(str()), firstFailure: nullable(iso()), lastFailure: nullable(iso()), previousFailedRuns: int(), previousFlakedRuns: int(), previousRuns: int(),
+  isNew: bool('no failure or flake in the window before'), classification, evidence, signatures: arr(signature), signaturesCount: int(), bugs: arr(ref('BugRef')),
+  owner: str(), sparkline: arr(sparkPoint),
+});
+
+const testDetail = obj({
+  test: str(), id: str(), window: str(), from: iso(), to: iso(), owner: str(),
+  classification: { type: 'string', enum: [...classification.enum, 'passing'] }, evidence,
+  failedRuns: int(), flakedRuns: int(), runsCount: int(), failureRate: num(), previousFailedRuns: int(), previousFlakedRuns: int(), previousRuns: int(), isNew: bool(),
+  history: arr(obj({ day: str('YYYY-MM-DD'), job: str(), runs: int(), failed: int(), flaked: int() })),
+  sparkline: arr(sparkPoint),
+  signatures: arr(obj({ id: str(), text: str(), count: int(), total: int(), tests: int('tests sharing the signature'), firstSeen: iso(), lastSeen: iso(), exampleRuns: arr(str('Prow URL')) })),
+  runs: arr(obj({ job: str(), buildId: str(), url: str('Prow job page'), artifacts: str('gs:// path'), started: iso(), outcome: { type: 'string', enum: ['failed', 'flaked'] }, signature: nullable(str()), message: str() })),
+  bugs: arr(ref('BugRef')),
+});
+
+const jobSummary = obj(
+  {
+    name: str(), release: str(), platform: str(), upgrade: bool(), kind: str(), runs: int(), byState: { type: 'object', additionalProperties: int() }, passRate: nullable(num()),
+    lastRun: nullable(obj({ buildId: str(), state: str(), started: iso(), url: str() })),
+  },
+  ['name', 'upgrade', 'kind', 'runs', 'byState', 'passRate', 'lastRun'],
+);
+
+const jobDetail = obj({
+  name: str(), type: str(), window: str(), from: iso(), to: iso(), runsCount: int(), passRate: nullable(num()),
+  daily: arr(obj({ day: str(), runs: int(), success: int(), failure: int(), error: int(), aborted: int(), passRate: nullable(num()) })),
+  runs: arr(obj({
+    buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str(), payload: str(),
+    passed: int(), failed: int(), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
+  })),
+  pending: arr(obj({ buildId: str(), state: str(), started: iso(), url: str() })),
+  topTests: arr(obj({ test: str(), id: str(), failedRuns: int(), flakedRuns: int(), runs: int(), classification })),
+});
+
+const runTest = obj({ test: str(), id: str(), message: str(), signature: nullable(obj({ id: str(), text: str() })) });
+const runDetail = obj({
+  job: str(), buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), artifacts: str(), artifactsUrl: str(),
+  refs: obj({ pull: nullable(int()), baseRef: str(), commit: str(), detail: { type: 'object' } }, ['pull', 'baseRef', 'commit']),
+  payload: nullable(str()), counts: obj({ passed: int(), failed: int(), flaked: int(), skipped: int() }),
+  installFailure: nullable({ type: 'object', properties: { steps: arr(str()) } }), promote: nullable({ type: 'object' }), resultsFrom: nullable(str()), incomplete: bool(),
+  failedTests: arr(runTest), flakedTests: arr(runTest), parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
+});
+
+const searchResult = obj({
+  q: str(), window: str(), from: iso(), to: iso(), truncated: bool('stopped at the row cap; narrow the window'), matchingRuns: int(), totalRuns: int(), tests: int(),
+  results: arr(obj({ test: str(), id: str(), matches: int(), runs: arr(obj({ job: str(), buildId: str(), url: str(), started: iso(), outcome: str(), excerpt: str() })) })),
+  perDay: arr(obj({ day: str(), runs: int(), matchingRuns: int() })),
+});
+
+const stats = obj({
+  runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
+  signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()),
+});
+
+const health = obj({
+  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()),
+  ageSeconds: nullable(int('since the last successful ingest')), staleAfterSeconds: int(),
+  database: obj({ reachable: bool(), dialect: str(), error: str() }, ['reachable']),
+  counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),
+});
+
+const bugs = obj({
+  bugs: arr(obj({ tracker: str(), id: str(), url: str(), summary: str(), status: str(), tests: arr(str('linked test names')), links: arr(obj({ test: str(), reason: str() })) })),
+});
+
+const promotion = obj({
+  gates: arr(obj({
+    name: str(), blocked: bool(),
+    jobs: arr(obj({
+      job: str(), kind: { type: 'string', enum: ['blocking', 'informing'] }, latest: nullable(obj({ buildId: str(), state: str(), url: str(), finished: nullable(iso()) })),
+      consecutiveFailures: int(), lastSuccess: nullable(iso()), failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
+    }, ['job', 'kind'])),
+  }, ['name', 'blocked', 'jobs'])),
+  releaseStreams: arr(obj({
+    name: str(), latest: nullable(obj({ tag: str(), phase: str() })), lastAccepted: nullable(obj({ tag: str() })),
+    blockingJobs: arr(obj({ name: str(), state: str(), url: str(), failingTests: arr(obj({ test: str() })) }, ['name', 'state'])),
+  }, ['name'])),
+});
+
+const bugLinkBody = {
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        description: 'The bug, by URL or by tracker and id; optionally a signature id to link the bug to a failure signature instead of the test.',
+        properties: { url: str('bug URL'), tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, id: str('bug id'), signature: str('signature id') },
+        additionalProperties: true,
+      },
+    },
+  },
+};
+
+export function openApiDocument() {
+  const hotlistParams = [
+    WINDOW, AT, JOB,
+    q('release', 'Release parsed from job names, e.g. 4.2.'),
+    q('platform', 'Platform parsed from job names: aws, gcp, azure, metal, ...'),
+    q('upgrade', 'Only upgrade jobs (true) or only others (false).', { type: 'string', enum: ['true', 'false'] }),
+    q('owner', 'Owner from the test name ([sig-x] gives x).'),
+    q('classification', 'Only tests with this verdict.', classification),
+    q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
+    q('test', 'Regular expression over test names.'),
+    q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+  ];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'buildcop',
+      version: '0.1.0',
+      description: 'Which CI tests fail most, flake or regression (with evidence), linked bugs, promotion blockers. Each GET route returns what the matching `buildcop` CLI command prints with --json.',
+    },
+    paths: {
+      '/api/hotlist': get('The tests failing most in a window', 'buildcop hotlist', hotlistParams, ref('Hotlist')),
+      '/api/tests/{id}': get('One test: verdict, evidence, history, signatures, runs, bugs', 'buildcop test ID', [path('id', '16-digit test id (or the full test name, URL-encoded)'), WINDOW, AT, JOB], ref('TestDetail'), [400, 404]),
+      '/api/jobs': get('All jobs with pass rates', 'buildcop jobs', [WINDOW, AT], obj({ window: str(), from: iso(), to: iso(), jobs: arr(ref('JobSummary')) })),
+      '/api/jobs/{name}': get('One job: daily pass rate, recent runs, most failing tests', 'buildcop job NAME', [path('name', 'job name'), WINDOW, AT], ref('JobDetail'), [400, 404]),
+      '/api/runs/{job}/{buildId}': get('One run: state, refs, failed and flaked tests, parse errors', 'buildcop run JOB BUILD_ID', [path('job', 'job name'), path('buildId', 'Prow build id')], ref('RunDetail'), [404]),
+      '/api/search': get(
+        'Failures whose text or test name matches a regex, grouped by test, with matches per day',
+        'buildcop search REGEX',
+        [q('q', 'Regular expression (at most 500 characters).', str(), true), { ...WINDOW, schema: { ...WINDOW.schema, default: '14d' } }, AT, JOB, q('limit', 'Tests at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 50 })],
+        ref('SearchResult'),
+      ),
+      '/api/stats': get('Database totals and the last ingest', 'buildcop stats', [], ref('Stats'), []),
+      '/api/health': {
+        get: {
+          summary: 'Data freshness: ok, stale (last ingest over an hour ago), never-ingested, or unavailable',
+          description: 'Same JSON as `buildcop health --json`. 503 when the database cannot be read.',
+          responses: { 200: ok(ref('Health')), 503: ok(ref('Health'), 'Database unavailable') },
+        },
+      },
+      '/api/openapi.json': { get: { summary: 'This document', responses: { 200: ok({ type: 'object' }) } } },
+      '/api/bugs': get('Known bugs and the tests they are linked to', 'buildcop bugs', [], ref('Bugs'), []),
+      '/api/tests/{id}/bugs': {
+        parameters: [path('id', '16-digit test id')],
+        post: { summary: 'Link a bug to the test (or to one of its signatures) by hand', security: [{ bearer: [] }], requestBody: bugLinkBody, responses: { 200: ok({ type: 'object' }), ...errors([400, 401, 404]) } },
+        delete: { summary: 'Unlink a bug; unlinking an automatic link sticks', security: [{ bearer: [] }], requestBody: bugLinkBody, responses: { 200: ok({ type: 'object' }), ...errors([400, 401, 404]) } },
+      },
+      '/api/promotion': get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')),
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'BUILDCOP_ADMIN_TOKEN' } },
+      schemas: {
+        Error: obj({ error: str('what was wrong and how to fix it') }),
+        BugRef: bugRef,
+        Hotlist: obj({ window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem) }),
+        TestDetail: testDetail,
+        JobSummary: jobSummary,
+        JobDetail: jobDetail,
+        RunDetail: runDetail,
+        SearchResult: searchResult,
+        Stats: stats,
+        Health: health,
+        Bugs: bugs,
+        Promotion: promotion,
+      },
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// jobs, job, run, search, health: the CLI twins of the dashboard's JSON API (same lib functions, same
+// parameters; --json prints exactly what the API returns).
+import { health } from '../analysis/health';
+import { jobDetail, listJobs, parseJobsQuery } from '../analysis/jobs';
+import { runDetail } from '../analysis/runDetail';
+import { parseSearchQuery, search } from '../analysis/search';
+import { openDatabase } from '../store/db';
+import { parse, printJson, UsageError } from './args';
+import type { Command } from './commands';
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const pct = (r: number | null) => (r === null ? '   n/a' : `${(r * 100).toFixed(1).padStart(5)}%`);
+const WINDOW = { window: { type: 'string' }, at: { type: 'string' } } as const;
+
+export const jobsCommand: Command = {
+  summary: 'all jobs with their pass rate in a window, worst first',
+  usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d] [--at ISO] [--json]',
+  async run(argv) {
+    const { values: v } = parse(argv, WINDOW);
+    const result = await listJobs(await openDatabase(v.db), parseJobsQuery({ window: v.window, at: v.at }));
+    if (v.json) printJson(result);
+    else {
+      out(`Jobs ${result.window} ${result.from} .. ${result.to}`);
+      for (const j of result.jobs) out(`${pct(j.passRate)} ${String(j.runs).padStart(5)} runs  ${j.name}${j.lastRun ? `  (latest ${j.lastRun.state} ${j.lastRun.started})` : ''}`);
+    }
+    return 0;
+  },
+};
+
+export const jobCommand: Command = {
+  summary: 'one job: pass rate per day, recent runs, most failing tests',
+  usage: 'Usage: buildcop job NAME [--window 7d] [--at ISO] [--json]',
+  async run(argv) {
+    const { values: v, positionals } = parse(argv, WINDOW, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one job name');
+    const j = await jobDetail(await openDatabase(v.db), positionals[0], parseJobsQuery({ window: v.window, at: v.at }));
+    if (v.json) printJson(j);
+    else {
+      out(`${j.name} (${j.type}): pass rate ${pct(j.passRate).trim()} over ${j.runsCount} runs, ${j.from} .. ${j.to}`);
+      for (const d of j.daily) out(`  ${d.day} ${pct(d.passRate)} of ${d.runs} runs`);
+      out('Most failing tests:');
+      for (const t of j.topTests.slice(0, 10)) out(`  ${String(t.failedRuns).padStart(4)} failed ${String(t.flakedRuns).padStart(3)} flaked  ${t.classification.padEnd(10)} ${t.test}`);
+      out('Recent runs:');
+      for (const r of j.runs.slice(0, 10)) out(`  ${r.started} ${r.state.padEnd(8)} ${r.buildId} ${r.failed} failed ${r.url}`);
+    }
+    return 0;
+  },
+};
+
+export const runCommand: Command = {
+  summary: 'one run: state, duration, refs, failed and flaked tests, parse errors',
+  usage: 'Usage: buildcop run JOB BUILD_ID [--json]',
+  async run(argv) {
+    const { values: v, positionals } = parse(argv, {}, true);
+    if (positionals.length !== 2) throw new UsageError('give the job name and the build id');
+    const r = await runDetail(await openDatabase(v.db), positionals[0], positionals[1]);
+    if (v.json) printJson(r);
+    else {
+      out(`${r.job} #${r.buildId}: ${r.state}, started ${r.started}${r.durationSeconds !== null ? `, ${Math.round(r.durationSeconds / 60)} min` : ''}`);
+      out(`  ${r.url}`);
+      if (r.refs.pull) out(`  pull #${r.refs.pull} ${r.refs.commit}`);
+      if (r.payload) out(`  payload ${r.payload}`);
+      out(`  ${r.counts.failed} failed, ${r.counts.flaked} flaked, ${r.counts.passed} passed, ${r.counts.skipped} skipped`);
+      if (r.installFailure) out(`  install failed: ${JSON.stringify(r.installFailure)}`);
+      for (const t of r.failedTests) out(`  FAILED ${t.test}\n         ${t.message.split('\n')[0].slice(0, 160)}`);
+      for (const t of r.flakedTests) out(`  FLAKED ${t.test}`);
+      for (const e of r.parseErrors) out(`  parse error in ${e.file}: ${e.message}`);
+    }
+    return 0;
+  },
+};
+
+export const searchCommand: Command = {
+  summary: 'failures whose text or test name matches a regex, grouped by test, per day',
+  usage: 'Usage: buildcop search REGEX [--window 14d] [--at ISO] [--job REGEX] [--limit N] [--json]',
+  async run(argv) {
+    const { values: v, positionals } = parse(argv, { ...WINDOW, job: { type: 'string' }, limit: { type: 'string' } }, true);
+    if (positionals.length !== 1) throw new UsageError('give exactly one regular expression (quote it)');
+    const r = await search(await openDatabase(v.db), parseSearchQuery({ q: positionals[0], window: v.window, at: v.at, job: v.job, limit: v.limit }));
+    if (v.json) printJson(r);
+    else {
+      out(`${r.matchingRuns} of ${r.totalRuns} runs matched in ${r.tests} test${r.tests === 1 ? '' : 's'} (${r.window} ${r.from} .. ${r.to})${r.truncated ? ' [truncated]' : ''}`);
+      for (const d of r.perDay) out(`  ${d.day} ${String(d.matchingRuns).padStart(4)} / ${d.runs}`);
+      for (const g of r.results) {
+        out(`${String(g.matches).padStart(5)}  ${g.test}`);
+        for (const run of g.runs.slice(0, 3)) out(`         ${run.started} ${run.job} ${run.buildId} ${run.url}`);
+      }
+    }
+    return 0;
+  },
+};
+
+export const healthCommand: Command = {
+  summary: 'is the data fresh? ok, stale, never-ingested or unavailable (exit 1 unless ok)',
+  usage: 'Usage: buildcop health [--db URL] [--json]',
+  async run(argv) {
+    const { values: v } = parse(argv, {});
+    const h = await health(() => openDatabase(v.db));
+    if (v.json) printJson(h);
+    else {
+      const age = h.ageSeconds === null ? '' : ` (${Math.round(h.ageSeconds / 60)} minutes ago)`;
+      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}`);
+      out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
+    }
+    return h.status === 'ok' ? 0 : 1;
+  },
+};
