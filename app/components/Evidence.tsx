@@ -1,0 +1,149 @@
+// The evidence behind a verdict, readable: the numbers a buildcop pastes into a bug ("a real
+// regression since this payload", "a trivial flake: failed and passed on the same payload").
+// Known fields get labels and links; anything else is listed generically, never dropped.
+import type { ReactNode } from 'react';
+import { pct, safeUrl, shortTime } from './format';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+
+export function runHref(job: string, buildId: string): string {
+  return `/runs/${encodeURIComponent(job)}/${encodeURIComponent(buildId)}`;
+}
+
+function RunRef({ run }: { run: Obj }) {
+  const job = String(run.job ?? '');
+  const buildId = String(run.buildId ?? '');
+  const url = safeUrl(run.url as string);
+  return (
+    <>
+      <a href={runHref(job, buildId)}>
+        {job} #{buildId}
+      </a>
+      {run.started ? <span className="muted"> started {shortTime(String(run.started))}</span> : null}
+      {url && (
+        <>
+          {' '}
+          (<a href={url}>Prow</a>)
+        </>
+      )}
+      {run.payload ? <span className="muted"> · payload {String(run.payload)}</span> : null}
+    </>
+  );
+}
+
+function ratio(v: Obj): string {
+  const failed = num(v.failed) ?? 0;
+  const runs = num(v.runs) ?? 0;
+  return `${failed} of ${runs} runs failed (${runs ? pct(failed / runs) : 'n/a'})`;
+}
+
+const LABELS: Record<string, string> = {
+  changeAt: 'Change around',
+  before: 'Before',
+  after: 'After',
+  pValue: 'p-value (Fisher, one-sided)',
+  firstFailingRun: 'First failing run',
+  previousRun: 'Run of the same job before it',
+  payloadChanged: 'Payload changed',
+  commitChanged: 'Commit changed',
+  jobs: 'Jobs',
+  threshold: 'Threshold',
+  failedRuns: 'Failed runs in the window',
+  flakedRuns: 'Runs where it failed then passed on retry',
+  previousFlakedRuns: 'Same, in the window before',
+  runs: 'Runs in the window',
+  sameConditionPairs: 'Failed and passed under the same conditions',
+  sameConditionCount: 'Such pairs',
+  failureRateBothWindows: 'Failure rate over both windows',
+  withInstallFailure: 'Failures in runs whose install or setup failed',
+  withMassFailure: 'Failures in runs where many tests failed together',
+  medianFailedTestsPerRun: 'Median tests failed in those runs',
+  massFailureThreshold: '"Many tests" means at least',
+};
+
+function label(key: string): string {
+  return LABELS[key] ?? key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+}
+
+function value(key: string, v: unknown, all: Obj): ReactNode {
+  if (v === null || v === undefined) return '—';
+  if (key === 'pValue' && typeof v === 'number') return v < 1e-4 ? v.toExponential(1) : v.toPrecision(2);
+  if ((key === 'threshold' || key.endsWith('Rate') || key.startsWith('failureRate')) && typeof v === 'number') return pct(v);
+  if (key === 'changeAt' && typeof v === 'string') return <time dateTime={v}>{shortTime(v)}</time>;
+  if (key === 'commitChanged' && isObj(v) && isObj(all.payloadChanged) && v.to === all.payloadChanged.to) return 'with the payload';
+  if (isObj(v)) {
+    if ('from' in v && 'to' in v) return `${String(v.from)} → ${String(v.to)}`;
+    if ('buildId' in v && 'job' in v) return <RunRef run={v} />;
+    if ('failed' in v && 'runs' in v) return ratio(v);
+    return <Facts evidence={v} />;
+  }
+  if (Array.isArray(v)) {
+    if (!v.length) return 'none';
+    return (
+      <ul className="plain">
+        {v.slice(0, 10).map((x, i) => (
+          <li key={i}>{listItem(key, x)}</li>
+        ))}
+        {v.length > 10 && <li className="muted">and {v.length - 10} more</li>}
+      </ul>
+    );
+  }
+  return String(v);
+}
+
+function listItem(key: string, x: unknown): ReactNode {
+  if (!isObj(x)) return String(x);
+  if (key === 'sameConditionPairs') {
+    const job = String(x.job ?? '');
+    return (
+      <>
+        {job} on {String(x.on)} <code>{String(x.value)}</code>: failed in{' '}
+        <a href={runHref(job, String(x.failed))}>
+          #{String(x.failed)}
+        </a>
+        , passed in{' '}
+        <a href={runHref(job, String(x.passed))}>
+          #{String(x.passed)}
+        </a>
+      </>
+    );
+  }
+  if ('job' in x && 'failed' in x && 'runs' in x) {
+    return (
+      <>
+        <a href={`/jobs/${encodeURIComponent(String(x.job))}`}>
+          {String(x.job)}
+        </a>
+        : {ratio(x)}
+      </>
+    );
+  }
+  return <Facts evidence={x} />;
+}
+
+export function Facts({ evidence }: { evidence: Obj }) {
+  const entries = Object.entries(evidence).filter(([k]) => k !== 'summary');
+  if (!entries.length) return null;
+  return (
+    <dl className="facts">
+      {entries.map(([k, v]) => (
+        <div key={k}>
+          <dt>{label(k)}</dt>
+          <dd>{value(k, v, evidence)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export default function Evidence({ evidence }: { evidence: Obj }) {
+  return (
+    <>
+      <p className="evidence-summary">{String(evidence.summary ?? '')}</p>
+      <Facts evidence={evidence} />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+// "Ingested 4 minutes ago", and a visible warning when the data is stale or was never ingested:
+// stale data nobody notices is the most common complaint about CI dashboards.
+import type { Stats } from '@/lib/analysis/stats';
+import { STALE_AFTER_SECONDS } from '@/lib/analysis/health';
+import { ago, shortTime } from './format';
+
+export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus'>; nowMs?: number }) {
+  if (!stats.lastIngestAt) {
+    return (
+      <p className="notice warn freshness" role="status" data-freshness="never">
+        <strong>No data ingested yet.</strong> Run <code>npx buildcop ingest</code> (or <code>npm run demo</code> for the sample world).
+      </p>
+    );
+  }
+  const age = (nowMs - Date.parse(stats.lastIngestAt)) / 1000;
+  const failed = stats.lastIngestStatus === 'failed' ? ' The latest ingest pass failed; see the ingest log.' : '';
+  if (age > STALE_AFTER_SECONDS) {
+    return (
+      <p className="notice warn freshness" role="status" data-freshness="stale">
+        <strong>Stale data:</strong> last ingested {ago(stats.lastIngestAt, nowMs)} (<time dateTime={stats.lastIngestAt}>{shortTime(stats.lastIngestAt)}</time>). Is{' '}
+        <code>buildcop ingest --interval 5m</code> running?{failed}
+      </p>
+    );
+  }
+  return (
+    <p className={`freshness small ${failed ? 'notice warn' : 'muted'}`} data-freshness="ok">
+      Ingested <time dateTime={stats.lastIngestAt}>{ago(stats.lastIngestAt, nowMs)}</time>.{failed}
+    </p>
+  );
+}

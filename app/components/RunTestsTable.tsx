@@ -1,0 +1,33 @@
+// A run's failed or flaked tests with their failure text.
+import type { RunDetail } from '@/lib/analysis/runDetail';
+
+export default function RunTestsTable({ tests, caption, testId }: { tests: RunDetail['failedTests']; caption: string; testId: string }) {
+  return (
+    <div className="table-wrap">
+      <table className="cards" data-testid={testId}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Test</th>
+            <th scope="col">Failure</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tests.map((t) => (
+            <tr key={t.id}>
+              <td className="test">
+                <a href={`/tests/${t.id}`}>
+                  {t.test}
+                </a>
+                {t.signature && <span className="meta mono">signature {t.signature.id}</span>}
+              </td>
+              <td className="test" data-label="Failure">
+                <pre className="failure-text">{t.message || '(no message)'}</pre>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
