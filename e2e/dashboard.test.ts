@@ -1,0 +1,155 @@
+// The dashboard in Debian's Chromium against `next start` on the ingested sample world.
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { testId } from '../lib/ids';
+import { sampleWorld, type Truth } from '../tests/helpers/world';
+import { launchChromium, newPage } from './support/browser';
+import { END_ISO, TEST_OUTPUT } from './support/server';
+
+const baseUrl = inject('baseUrl');
+const at = `at=${encodeURIComponent(END_ISO)}`;
+let browser: Browser;
+let truth: Truth;
+
+beforeAll(async () => {
+  truth = (await sampleWorld()).truth;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const cspErrors = (errors: string[]) => errors.filter((e) => /Content Security Policy/i.test(e));
+
+describe('hot list', () => {
+  it("shows the sample world's top test first, with fresh data", async () => {
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${baseUrl}/?${at}`);
+    const first = page.locator('table.hotlist tbody tr').first();
+    await expect.poll(() => first.locator('a.test-link').innerText()).toBe(truth.scenarios.top.test);
+    expect(Number(await first.locator('td[data-label="Failed"]').innerText())).toBe(truth.scenarios.top.failedRuns);
+    expect(await page.locator('[data-freshness]').getAttribute('data-freshness')).toBe('ok');
+    expect(await page.locator('.freshness').innerText()).toMatch(/Ingested .* ago/);
+    expect(await page.locator('[data-testid="without-bug"]').innerText()).toMatch(/^\d+ without a bug yet$/);
+    await page.screenshot({ path: path.join(TEST_OUTPUT, 'hotlist.png'), fullPage: false });
+    expect(cspErrors(errors)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('changes the URL and the list when a filter changes', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${baseUrl}/?${at}`);
+    const total = Number(await page.locator('[data-testid="total"]').innerText());
+    await page.locator('select[name="classification"]').selectOption('flaky');
+    await Promise.all([page.waitForURL(/classification=flaky/), page.getByRole('button', { name: 'Apply' }).click()]);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('classification')).toBe('flaky');
+    expect(url.searchParams.get('at')).toBe(END_ISO);
+    // the empty fields of the form are not in the shared URL
+    expect([...url.searchParams.keys()].sort()).toEqual(['at', 'classification']);
+    const badges = await page.locator('table.hotlist tbody tr td[data-label="Verdict"]').allInnerTexts();
+    expect(badges.length).toBeGreaterThan(0);
+    expect(new Set(badges.map((b) => b.trim()))).toEqual(new Set(['flaky']));
+    expect(Number(await page.locator('[data-testid="total"]').innerText())).toBeLessThan(total);
+    const names = await page.locator('table.hotlist a.test-link').allInnerTexts();
+    expect(names).toContain(truth.scenarios.flaky.test);
+    expect(names).not.toContain(truth.scenarios.top.test);
+    // the window tab keeps the filter
+    await Promise.all([page.waitForURL(/window=14d/), page.getByRole('link', { name: '14d' }).click()]);
+    expect(new URL(page.url()).searchParams.get('classification')).toBe('flaky');
+    await page.context().close();
+  });
+
+  it('is usable on a phone and in dark mode, starting with a skip link', async () => {
+    const { page } = await newPage(browser, { width: 390, height: 844, colorScheme: 'dark' });
+    await page.goto(`${baseUrl}/?${at}`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // no horizontal scrolling of the page itself
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).not.toBe('rgb(255, 255, 255)');
+    await page.screenshot({ path: path.join(TEST_OUTPUT, 'hotlist-phone-dark.png') });
+    await page.context().close();
+  });
+});
+
+describe('test page', () => {
+  it('draws the chart, lists the runs and copies a bug comment with a permanent link', async () => {
+    const { page, errors } = await newPage(browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await page.goto(`${baseUrl}/?${at}`);
+    await Promise.all([page.waitForURL(/\/tests\/[0-9a-f]{16}/), page.locator('table.hotlist a.test-link').first().click()]);
+    const top = truth.scenarios.top.test;
+    expect(page.url()).toContain(`/tests/${testId(top)}`);
+    await expect.poll(() => page.locator('h1').innerText()).toBe(top);
+    await page.locator('[data-testid="test-history-chart"] svg.recharts-surface').first().waitFor();
+    expect(await page.locator('[data-testid="test-history-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    const t = truth.perTest[top].window;
+    expect(await page.locator('[data-testid="test-runs"] tbody tr').count()).toBe(t.failedRuns + t.flakedRuns);
+    expect(await page.locator('.verdict').innerText()).toContain('regression');
+    await page.screenshot({ path: path.join(TEST_OUTPUT, 'test-page.png'), fullPage: false });
+
+    await page.getByRole('button', { name: 'Copy as bug comment' }).click();
+    await expect.poll(() => page.getByRole('status').first().innerText()).toContain('Copied');
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    expect(text).toContain(`**${top}**`);
+    expect(text).toContain(`${baseUrl}/tests/${testId(top)}?at=${END_ISO.replace('.000Z', 'Z')}`);
+    expect(cspErrors(errors)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('answers an unknown test id with the 404 page', async () => {
+    const { page } = await newPage(browser);
+    const res = await page.goto(`${baseUrl}/tests/0000000000000000?${at}`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('[data-testid="not-found"]').isVisible()).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('untrusted test names', () => {
+  it('shows the XSS probe as literal text and runs no script', async () => {
+    const name = truth.scenarios.xss.test as string;
+    const { page, dialogs, errors } = await newPage(browser);
+    for (const url of [`${baseUrl}/?${at}&test=${encodeURIComponent('sig-xss')}`, `${baseUrl}/tests/${testId(name)}?${at}`, `${baseUrl}/search?q=${encodeURIComponent('onerror')}&${at}`]) {
+      await page.goto(url);
+      await page.waitForLoadState('load');
+      await expect.poll(() => page.getByText(name, { exact: true }).count(), { message: url }).toBeGreaterThan(0);
+      expect(await page.locator('img[src="x"], img[onerror]').count(), url).toBe(0);
+      expect(await page.evaluate(() => document.body.innerHTML.includes('<img src=x'))).toBe(false);
+    }
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    expect(cspErrors(errors)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('jobs, runs and search', () => {
+  it('draws the job chart and links to runs that show their failures', async () => {
+    const { page } = await newPage(browser);
+    const job = [...truth.perTest[truth.scenarios.top.test].window.jobs].sort()[0];
+    await page.goto(`${baseUrl}/jobs?${at}`);
+    await Promise.all([page.waitForURL(/\/jobs\/.+/), page.getByRole('link', { name: job, exact: true }).click()]);
+    await page.locator('[data-testid="job-chart"] svg.recharts-surface').first().waitFor();
+    expect(await page.locator('[data-testid="job-top-tests"] tbody tr').count()).toBeGreaterThan(0);
+    const failedRun = page.locator('[data-testid="job-runs"] tbody tr').filter({ has: page.locator('td.state-failure') }).first();
+    await Promise.all([page.waitForURL(/\/runs\//), failedRun.locator('a').first().click()]);
+    expect(await page.locator('[data-testid="run-state"]').innerText()).toContain('failure');
+    expect(await page.locator('[data-testid="run-failed"] tbody tr').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('charts matching runs per day for a search', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${baseUrl}/search?q=${encodeURIComponent('connection refused')}&${at}`);
+    await page.locator('[data-testid="search-chart"] svg.recharts-surface').first().waitFor();
+    expect(Number(await page.locator('[data-testid="matching-runs"]').innerText())).toBeGreaterThan(0);
+    expect(await page.locator('mark').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+});
