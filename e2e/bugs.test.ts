@@ -70,7 +70,7 @@ describe('bugs API', () => {
     const { id } = await bareTest();
     const bug = `${sample.replayUrl}/show_bug.cgi?id=1763006`;
     const before = await get('/api/bugs');
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }]) {
       expect((await write('POST', id, { bug }, headers)).status).toBe(401);
       expect((await write('DELETE', id, { bug }, headers)).status).toBe(401);
     }

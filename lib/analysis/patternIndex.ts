@@ -101,20 +101,28 @@ export class PatternIndex {
   findAll(text: string): PatternMatch[] {
     // Each pattern has one anchor, so each occurrence is found exactly once.
     const out: PatternMatch[] = [];
+    const bloom = this.bloom;
     for (const g of this.anchored) {
-      rollHashes(text, g.width, g.top, (h, pos) => {
+      const { width, top, entries } = g;
+      if (text.length < width) continue;
+      // the rolling hash, inlined: this loop runs once per character of every bug text
+      let h = hashAt(text, 0, width);
+      for (let pos = 0; ; pos++) {
         const bit = (h >>> 0) % BLOOM_BITS;
-        if (!(this.bloom[bit >>> 3] & (1 << (bit & 7)))) return;
-        const list = g.entries.get(h);
-        if (!list) return;
-        for (let i = 0; i < list.length; i += 2) {
-          const pattern = list[i];
-          const start = pos - list[i + 1];
-          const p = this.patterns[pattern];
-          if (start < 0 || start + p.length > text.length || !text.startsWith(p, start)) continue;
-          out.push({ pattern, start, end: start + p.length });
+        if (bloom[bit >>> 3] & (1 << (bit & 7))) {
+          const list = entries.get(h);
+          if (list) {
+            for (let i = 0; i < list.length; i += 2) {
+              const pattern = list[i];
+              const start = pos - list[i + 1];
+              const p = this.patterns[pattern];
+              if (start >= 0 && start + p.length <= text.length && text.startsWith(p, start)) out.push({ pattern, start, end: start + p.length });
+            }
+          }
         }
-      });
+        if (pos + width >= text.length) break;
+        h = (Math.imul((h - Math.imul(text.charCodeAt(pos), top)) | 0, BASE) + text.charCodeAt(pos + width)) | 0;
+      }
     }
     return out;
   }
