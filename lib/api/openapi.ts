@@ -132,13 +132,15 @@ const bugLinkBody = {
     'application/json': {
       schema: {
         type: 'object',
-        description: 'The bug, by URL or by tracker and id; optionally a signature id to link the bug to a failure signature instead of the test.',
-        properties: { url: str('bug URL'), tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, id: str('bug id'), signature: str('signature id') },
-        additionalProperties: true,
+        description: 'The bug by URL or id; with a signature id the link is on that failure signature (so on every test failing with it).',
+        properties: { bug: str('bug URL or id'), tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, signature: str('signature id') },
+        required: ['bug'],
       },
     },
   },
 };
+
+const testBugs = obj({ test: str(), id: str(), bugs: arr(ref('BugRef')) });
 
 export function openApiDocument() {
   const hotlistParams = [
@@ -180,16 +182,41 @@ export function openApiDocument() {
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', responses: { 200: ok({ type: 'object' }) } } },
-      '/api/bugs': get('Known bugs and the tests they are linked to', 'buildcop bugs', [], ref('Bugs'), []),
+      '/api/bugs': get('Known bugs and the tests they are linked to', 'buildcop bugs', [q('linked', 'Only bugs linked to some test.', { type: 'string', enum: ['true', 'false'] })], ref('Bugs'), []),
       '/api/tests/{id}/bugs': {
-        parameters: [path('id', '16-digit test id')],
-        post: { summary: 'Link a bug to the test (or to one of its signatures) by hand', security: [{ bearer: [] }], requestBody: bugLinkBody, responses: { 200: ok({ type: 'object' }), ...errors([400, 401, 404]) } },
-        delete: { summary: 'Unlink a bug; unlinking an automatic link sticks', security: [{ bearer: [] }], requestBody: bugLinkBody, responses: { 200: ok({ type: 'object' }), ...errors([400, 401, 404]) } },
+        parameters: [path('id', '16-digit test id (or the full test name, URL-encoded)')],
+        get: { summary: "The test's linked bugs", responses: { 200: ok(testBugs), ...errors([404]) } },
+        post: {
+          summary: 'Link a bug to the test (or to one of its signatures) by hand; survives re-ingest',
+          description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
+          security: [{ bearer: [] }, { session: [] }],
+          requestBody: bugLinkBody,
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+        },
+        delete: {
+          summary: 'Unlink a bug; unlinking an automatic link sticks',
+          description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
+          security: [{ bearer: [] }, { session: [] }],
+          requestBody: bugLinkBody,
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+        },
+      },
+      '/api/auth': {
+        get: { summary: 'Whether this browser is signed in and whether writes are enabled', responses: { 200: ok(obj({ signedIn: bool(), writesEnabled: bool() })) } },
+        post: {
+          summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
+          requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
+          responses: { 200: ok({ type: 'object' }), ...errors([401]) },
+        },
+        delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
       },
       '/api/promotion': get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'BUILDCOP_ADMIN_TOKEN' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'BUILDCOP_ADMIN_TOKEN' },
+        session: { type: 'apiKey', in: 'cookie', name: 'buildcop_session', description: 'set by signing in at /signin (POST /api/auth)' },
+      },
       schemas: {
         Error: obj({ error: str('what was wrong and how to fix it') }),
         BugRef: bugRef,
