@@ -45,6 +45,12 @@ const TOP_LEVEL = new Set(['started.json', 'finished.json', 'prowjob.json', 'bui
 const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
 const INSTALL_TEST = /^install should succeed/;
 
+/** Strips NUL and other C0 controls but tab and newline: PostgreSQL text cannot hold NUL. */
+export function cleanText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s) ? s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '') : s;
+}
+
 export function isJunit(path: string): boolean {
   return path.startsWith('artifacts/') && /(^|\/)junit[^/]*\.xml$/i.test(path);
 }
@@ -157,7 +163,12 @@ export function assembleRun(
       }
     }
   }
-  const { results, source } = combineResults(junits, logs);
+  const { results: raw, source } = combineResults(junits, logs);
+  const results = raw.map((r) => {
+    const name = cleanText(r.name);
+    const message = cleanText(r.message);
+    return name === r.name && message === r.message ? r : { ...r, name, message };
+  });
 
   const refs: ProwRefs | undefined = run.refs ?? prowJob?.refs;
   const pull = refs?.pulls[0]?.number ?? (started?.pull ? Number(started.pull) || null : null);

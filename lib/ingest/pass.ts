@@ -126,8 +126,15 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
       try {
         summary.testResults += await writeRun(db, catalog, fetched, now);
       } catch (e) {
+        // The transaction rolled back: nothing of the run is stored. Keep it pending with the
+        // reason (a later pass retries it) and go on; if even that fails the database is unusable.
         await catalog.reload(db);
-        throw new Error(`storing ${run.job} ${run.buildId}: ${(e as Error).message}`);
+        const message = `storing failed: ${(e as Error).message}`;
+        await upsertPending(db, run, now, message);
+        summary.runsFailed++;
+        progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
+        progress.tick(`${run.job} ${run.buildId} (failed)`);
+        continue;
       }
       summary.parseErrors += fetched.problems.length;
       if (update) summary.runsUpdated++;

@@ -1,6 +1,6 @@
 // Writing one run: a single transaction that replaces whatever the database had for (job, build),
 // so a kill -9 leaves either the whole run or none of it, and re-ingest never duplicates.
-import type { RunRecord } from '../ingest/assemble';
+import { cleanText, type RunRecord } from '../ingest/assemble';
 import type { Catalog } from './catalog';
 import type { Database } from './db';
 import { insertMany } from './bulk';
@@ -65,7 +65,7 @@ export async function writeRun(db: Database, catalog: Catalog, rec: RunRecord, n
       outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
     }
     await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
-    await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, p.file, p.message.slice(0, 2000)]));
+    await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]));
     await sql.run('DELETE FROM pending_run WHERE job = ? AND build_id = ?', [rec.job, rec.buildId]);
     return rec.results.length;
   });
