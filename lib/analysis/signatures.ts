@@ -10,13 +10,8 @@
 // above; so the result is always what comparing against every signature would give. Each distinct
 // normalised text is searched once: remembered matches are only re-checked against newer signatures.
 import { createHash } from 'node:crypto';
-import {
-  editDistBelow,
-  matchLimit,
-  ngramCounts,
-  ngramCountsDigest,
-  signatureText,
-} from './normalize';
+import { signatureText } from './normalize';
+import { editDistBelow, matchLimit, ngramCounts, ngramCountsDigest } from './textDistance';
 
 /** A signature as stored in the database. */
 export interface StoredSignature {

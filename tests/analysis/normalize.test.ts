@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeFixtures, readFixture } from '../fixtures';
-import {
-  commonSpans,
-  editDist,
-  editDistBelow,
-  makeNgramCountsDigest,
-  matchLimit,
-  ngramCounts,
-  ngramEditDist,
-  normalizeFailureText,
-  replaceOrdinals,
-  signatureText,
-  TRIAGE_ORDINAL_RE,
-} from '../../lib/analysis/normalize';
+import { normalizeFailureText, replaceOrdinals, signatureText, TRIAGE_ORDINAL_RE } from '../../lib/analysis/normalize';
+import { commonSpans, editDist, editDistBelow, makeNgramCountsDigest, matchLimit, ngramCounts, ngramEditDist } from '../../lib/analysis/textDistance';
 import { SignatureIndex } from '../../lib/analysis/signatures';
 
 type Generator = string | { literal?: string; repeat?: string; times?: number; concat?: Generator[] };

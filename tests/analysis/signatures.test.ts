@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureTexts } from '../../bench/clustering';
-import {
-  editDist,
-  makeNgramCountsDigest,
-  matchLimit,
-  ngramCounts,
-  ngramCountsL1,
-  signatureText,
-} from '../../lib/analysis/normalize';
+import { signatureText } from '../../lib/analysis/normalize';
+import { editDist, makeNgramCountsDigest, matchLimit, ngramCounts, ngramCountsL1 } from '../../lib/analysis/textDistance';
 import { collisionHash, provablyAtLeast, SignatureIndex, type StoredSignature } from '../../lib/analysis/signatures';
 
 const sample = (n: number, seed: number, templates?: number) => {
