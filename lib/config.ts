@@ -152,14 +152,15 @@ export const DEFAULT_CONFIG_FILE = 'buildcop.config.json';
 
 /** Where the config lives: --config, else BUILDCOP_CONFIG, else ./buildcop.config.json. */
 export function configPath(explicit?: string): string {
-  return path.resolve(explicit ?? process.env.BUILDCOP_CONFIG ?? DEFAULT_CONFIG_FILE);
+  // turbopackIgnore: a runtime path, not a file to bundle or trace into the build
+  return path.resolve(/* turbopackIgnore: true */ explicit ?? process.env.BUILDCOP_CONFIG ?? DEFAULT_CONFIG_FILE);
 }
 
 export function loadConfig(explicit?: string): Config {
   const file = configPath(explicit);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(/* turbopackIgnore: true */ file, 'utf8');
   } catch (e) {
     throw new ConfigError(`cannot read configuration ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -180,7 +181,7 @@ export function loadConfig(explicit?: string): Config {
 /** Like loadConfig, but a missing file is not an error (pages work without one). */
 export function loadConfigIfPresent(explicit?: string): Config | undefined {
   const file = configPath(explicit);
-  if (!explicit && !fs.existsSync(file)) return undefined;
+  if (!explicit && !fs.existsSync(/* turbopackIgnore: true */ file)) return undefined;
   return loadConfig(explicit);
 }
 
