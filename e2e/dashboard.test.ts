@@ -106,7 +106,8 @@ describe('test page', () => {
     const { page } = await newPage(browser);
     const res = await page.goto(`${baseUrl}/tests/0000000000000000?${at}`);
     expect(res?.status()).toBe(404);
-    expect(await page.locator('[data-testid="not-found"]').isVisible()).toBe(true);
+    // the not-found boundary may stream in after the first bytes: wait for it rather than sample once
+    await page.locator('[data-testid="not-found"]').waitFor({ state: 'visible', timeout: 15_000 });
     await page.context().close();
   });
 });
