@@ -105,14 +105,45 @@ export interface Hotlist {
   items: HotlistItem[];
 }
 
+const matchers = new Map<string, (name: string) => boolean>();
+
+/** Whether a test is left out of the hot list; one alternation, answers remembered per name. */
 export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string) => boolean {
-  const res = (ignoreTests ?? DEFAULT_IGNORE_TESTS).map((s) => new RegExp(s));
-  return (name) => res.some((re) => re.test(name));
+  const list = ignoreTests ?? DEFAULT_IGNORE_TESTS;
+  const key = JSON.stringify(list);
+  let m = matchers.get(key);
+  if (!m) {
+    const re = list.length ? new RegExp(list.map((s) => `(?:${s})`).join('|')) : undefined;
+    const seen = new Map<string, boolean>();
+    m = (name) => {
+      let v = seen.get(name);
+      if (v === undefined) {
+        v = !!re && re.test(name);
+        if (seen.size > 200_000) seen.clear();
+        seen.set(name, v);
+      }
+      return v;
+    };
+    if (matchers.size > 20) matchers.clear();
+    matchers.set(key, m);
+  }
+  return m;
 }
 
+// Test names never change once written and rows are only added: a per-database cache that
+// reads only the rows it has not seen.
+const nameCache = new WeakMap<Database, { maxId: number; byId: Map<number, { name: string; hash: string }> }>();
+
 export async function testNames(db: Database, ids: number[]): Promise<Map<number, { name: string; hash: string }>> {
-  const rows = await selectIn<{ id: number; name: string; hash: string }>(db, (p) => `SELECT id, name, hash FROM test WHERE id IN (${p})`, ids);
-  return new Map(rows.map((r) => [r.id, { name: r.name, hash: r.hash }]));
+  let c = nameCache.get(db);
+  if (!c) nameCache.set(db, (c = { maxId: 0, byId: new Map() }));
+  if (ids.some((id) => id > c.maxId)) {
+    for (const r of await db.all<{ id: number; name: string; hash: string }>('SELECT id, name, hash FROM test WHERE id > ? ORDER BY id', [c.maxId])) {
+      c.byId.set(r.id, { name: r.name, hash: r.hash });
+      c.maxId = r.id;
+    }
+  }
+  return c.byId;
 }
 
 export async function signatureInfo(db: Database, ids: number[]): Promise<Map<number, { hash: string; text: string }>> {
@@ -170,7 +201,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
     const n = nameOf(id);
     return !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
   });
-  ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : 1));
+  ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
   const bugs = await bugsForTests(db, ranked.map((id) => names.get(id)!.hash));
   const hasBug = (id: number) => !!bugs.get(names.get(id)!.hash)?.length;
   const withoutBug = ranked.filter((id) => !hasBug(id)).length;

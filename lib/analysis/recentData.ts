@@ -5,6 +5,7 @@
 import type { Database } from '../store/db';
 import type { RunInfo } from './windowData';
 
+/** Non-passing outcomes in columns, always in start order (ties by run id). */
 export interface OutcomeColumns {
   runId: Int32Array;
   testId: Int32Array;
@@ -17,6 +18,26 @@ export interface OutcomeColumns {
   length: number;
 }
 
+/** The rows [from, to) as views, without copying. */
+export function sliceColumns(c: OutcomeColumns, from: number, to: number): OutcomeColumns {
+  return {
+    runId: c.runId.subarray(from, to), testId: c.testId.subarray(from, to), outcome: c.outcome.subarray(from, to),
+    signatureId: c.signatureId.subarray(from, to), started: c.started.subarray(from, to), jobId: c.jobId.subarray(from, to), length: to - from,
+  };
+}
+
+/** First row whose start is >= t. */
+export function firstAtOrAfter(c: OutcomeColumns, t: number): number {
+  let lo = 0;
+  let hi = c.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.started[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function emptyColumns(n = 0): OutcomeColumns {
   return {
     runId: new Int32Array(n), testId: new Int32Array(n), outcome: new Uint8Array(n), signatureId: new Int32Array(n),
@@ -24,7 +45,30 @@ export function emptyColumns(n = 0): OutcomeColumns {
   };
 }
 
+/** Appends rows (sorted by start, run); keeps the whole in start order, re-sorting only when a late
+ * run started before the newest one already held (a backfill). */
 function append(a: OutcomeColumns, rows: unknown[][]): OutcomeColumns {
+  const out = concat(a, rows);
+  if (a.length && rows.length && Number(rows[0][4]) < a.started[a.length - 1]) return sortByStart(out);
+  return out;
+}
+
+function sortByStart(c: OutcomeColumns): OutcomeColumns {
+  const order = Array.from({ length: c.length }, (_, i) => i).sort((x, y) => c.started[x] - c.started[y] || c.runId[x] - c.runId[y]);
+  const out = emptyColumns(c.length);
+  order.forEach((from, to) => {
+    out.runId[to] = c.runId[from];
+    out.testId[to] = c.testId[from];
+    out.outcome[to] = c.outcome[from];
+    out.signatureId[to] = c.signatureId[from];
+    out.started[to] = c.started[from];
+    out.jobId[to] = c.jobId[from];
+  });
+  out.length = c.length;
+  return out;
+}
+
+function concat(a: OutcomeColumns, rows: unknown[][]): OutcomeColumns {
   const out = emptyColumns(a.length + rows.length);
   for (const k of ['runId', 'testId', 'outcome', 'signatureId', 'started', 'jobId'] as const) (out[k] as Int32Array).set(a[k].subarray(0, a.length) as Int32Array);
   let i = a.length;
@@ -90,7 +134,7 @@ export class RecentData {
       if (run.id > this.maxRunId) this.maxRunId = run.id;
     }
     const outcomeRows = await db.rows(
-      `SELECT run_id, test_id, outcome, signature_id, started, job_id FROM test_outcome WHERE run_id > ? AND started >= ?${bounded ? ' AND started < ?' : ''}`,
+      `SELECT run_id, test_id, outcome, signature_id, started, job_id FROM test_outcome WHERE run_id > ? AND started >= ?${bounded ? ' AND started < ?' : ''} ORDER BY started, run_id`,
       bounded ? [afterId, this.horizon, this.until] : [afterId, this.horizon],
     );
     this.outcomes = append(this.outcomes, outcomeRows);

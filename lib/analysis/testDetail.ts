@@ -3,6 +3,7 @@
 import { isTestId, testId as testHash } from '../ids';
 import { testOwner } from '../parse/variants';
 import type { Database } from '../store/db';
+import { selectIn } from '../store/bulk';
 import { setHas } from '../store/testSets';
 import { bugsForTests, markRecurrence } from './bugRefs';
 import { sparkline, verdictFor } from './hotlist';
@@ -66,15 +67,22 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
      FROM test_outcome o JOIN signature s ON s.id = o.signature_id WHERE o.test_id = ? GROUP BY s.id, s.hash, s.text`,
     [t.id],
   );
-  const signatures = [];
-  for (const s of sigRows) {
-    const tests = await db.get<{ n: number }>('SELECT COUNT(DISTINCT test_id) AS n FROM test_outcome WHERE signature_id = ?', [s.id]);
-    const examples = windowRuns.filter((r) => r.hash === s.hash).slice(0, 3).map((r) => r.url);
-    signatures.push({
-      id: s.hash, text: s.text, count: a.signatures.get(s.id) ?? 0, total: s.total, tests: tests!.n,
-      firstSeen: iso(s.first), lastSeen: iso(s.last), exampleRuns: examples,
-    });
-  }
+  // how many tests share each signature (a cross-test cause), in one query for the top ones
+  sigRows.sort((x, y) => (a.signatures.get(y.id) ?? 0) - (a.signatures.get(x.id) ?? 0) || y.total - x.total);
+  const shown = sigRows.slice(0, 50);
+  const testsPerSig = new Map(
+    (
+      await selectIn<{ signature_id: number; n: number }>(
+        db,
+        (p) => `SELECT signature_id, COUNT(DISTINCT test_id) AS n FROM test_outcome WHERE signature_id IN (${p}) GROUP BY signature_id`,
+        shown.map((s) => s.id),
+      )
+    ).map((r) => [r.signature_id, r.n]),
+  );
+  const signatures = shown.map((s) => ({
+    id: s.hash, text: s.text, count: a.signatures.get(s.id) ?? 0, total: s.total, tests: testsPerSig.get(s.id) ?? 1,
+    firstSeen: iso(s.first), lastSeen: iso(s.last), exampleRuns: windowRuns.filter((r) => r.hash === s.hash).slice(0, 3).map((r) => r.url),
+  }));
   signatures.sort((x, y) => y.count - x.count || y.total - x.total);
 
   const last = windowRuns.length ? windowRuns[0].started : null;

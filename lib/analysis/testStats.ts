@@ -53,19 +53,22 @@ export function countFailures(w: LoadedWindow): FailureCounts {
   const c: FailureCounts = {
     testIds: [], windowFailed: new Int32Array(n), windowFlaked: new Int32Array(n), prevFailed: new Int32Array(n), prevFlaked: new Int32Array(n), jobs: new Int32Array(n),
   };
-  const jobIndex = new Map<number, number>();
-  for (const id of w.jobs.keys()) jobIndex.set(id, jobIndex.size);
+  let maxJob = 0;
+  for (const id of w.jobs.keys()) if (id > maxJob) maxJob = id;
+  const jobIndex = new Int32Array(maxJob + 1);
+  let jobs = 0;
+  for (const id of w.jobs.keys()) jobIndex[id] = jobs++;
   const seen = new Map<number, Set<number>>();
-  const seenDense = n * jobIndex.size <= 64_000_000 ? new Uint8Array(n * jobIndex.size) : undefined;
+  const seenDense = n * jobs <= 64_000_000 ? new Uint8Array(n * jobs) : undefined;
   for (let i = 0; i < o.length; i++) {
     const t = o.testId[i];
     if (o.started[i] >= span.from) {
       if (c.windowFailed[t] + c.windowFlaked[t] === 0) c.testIds.push(t);
       if (o.outcome[i] === 1) c.windowFailed[t]++;
       else c.windowFlaked[t]++;
-      const j = jobIndex.get(o.jobId[i]) ?? 0;
+      const j = jobIndex[o.jobId[i]];
       if (seenDense) {
-        const k = t * jobIndex.size + j;
+        const k = t * jobs + j;
         if (!seenDense[k]) {
           seenDense[k] = 1;
           c.jobs[t]++;
@@ -104,10 +107,17 @@ export function aggregateTests(w: LoadedWindow, only: Set<number>): Map<number, 
       signatures: new Map(),
     });
   }
+  // a dense slot per test id: the loop below visits every outcome of the window
+  let maxTest = 0;
+  for (const id of only) if (id > maxTest) maxTest = id;
+  const slot: (TestAggregate | undefined)[] = new Array(maxTest + 1);
+  for (const [id, a] of aggs) slot[id] = a;
   for (let i = 0; i < o.length; i++) {
-    const a = aggs.get(o.testId[i]);
+    const t = o.testId[i];
+    if (t > maxTest) continue;
+    const a = slot[t];
     if (!a) continue;
-    const run = w.runById.get(o.runId[i])!;
+    const run = w.runById[o.runId[i]];
     const b = bucketOf(span, run.started);
     const inWindow = b >= windowStart;
     if (o.outcome[i] === 1) {
@@ -129,11 +139,7 @@ export function aggregateTests(w: LoadedWindow, only: Set<number>): Map<number, 
     const sig = o.signatureId[i];
     if (inWindow && sig >= 0) a.signatures.set(sig, (a.signatures.get(sig) ?? 0) + 1);
   }
-  for (const a of aggs.values()) {
-    a.failedRuns.sort(byStart);
-    a.flakedRuns.sort(byStart);
-    a.allFailedRuns.sort(byStart);
-  }
+  // (the outcome columns are in start order, so the run lists already are)
   return aggs;
 }
 
@@ -148,53 +154,93 @@ function jobCounts(a: TestAggregate, jobId: number): JobCounts {
  * test sets: runs are counted per (set, bucket, job) once, then each set's members are walked
  * once, so the cost is the size of the distinct sets, not runs x tests.
  */
+/** Runs of the window per distinct test set, as (bucket, job, count) cells; computed once per window. */
+interface SetCells {
+  setId: number;
+  buckets: number[];
+  /** dense job index (see jobOrder) */
+  jobs: number[];
+  counts: number[];
+  /** the last cell's key, so runs in start order mostly extend it instead of searching */
+  lastKey: number;
+}
+
+const cellsOf = new WeakMap<LoadedWindow, { cells: SetCells[]; jobIds: number[] }>();
+
+function setCells(w: LoadedWindow): { cells: SetCells[]; jobIds: number[] } {
+  const cached = cellsOf.get(w);
+  if (cached) return cached;
+  const jobIndex = new Map<number, number>();
+  for (const jobId of w.jobs.keys()) jobIndex.set(jobId, jobIndex.size);
+  const bySet = new Map<number, SetCells>();
+  const J = 1 << 16;
+  for (const run of w.runs) {
+    if (run.testSetId === null) continue;
+    let c = bySet.get(run.testSetId);
+    if (!c) bySet.set(run.testSetId, (c = { setId: run.testSetId, buckets: [], jobs: [], counts: [], lastKey: -1 }));
+    const bucket = bucketOf(w.span, run.started);
+    const job = jobIndex.get(run.jobId) ?? 0;
+    const key = bucket * J + job;
+    if (key === c.lastKey) c.counts[c.counts.length - 1]++;
+    else {
+      c.buckets.push(bucket);
+      c.jobs.push(job);
+      c.counts.push(1);
+      c.lastKey = key;
+    }
+  }
+  const result = { cells: [...bySet.values()], jobIds: [...jobIndex.keys()] };
+  cellsOf.set(w, result);
+  return result;
+}
+
+/**
+ * Fills in the runs that executed each of the given tests (per bucket and per job), from the shared
+ * test sets: runs are counted per (set, bucket, job) once, then each set is checked once per test,
+ * so the cost is sets x tests, not runs x tests.
+ */
 export function addRunCounts(w: LoadedWindow, aggs: TestAggregate[]): void {
   if (!aggs.length) return;
   const { span } = w;
   const windowStart = Math.round((span.from - span.prevFrom) / span.bucketSeconds);
-  const perSet = new Map<number, Map<number, number>>();
-  const J = 1 << 20;
-  for (const run of w.runs) {
-    if (run.testSetId === null) continue;
-    let m = perSet.get(run.testSetId);
-    if (!m) perSet.set(run.testSetId, (m = new Map()));
-    const k = bucketOf(span, run.started) * J + run.jobId;
-    m.set(k, (m.get(k) ?? 0) + 1);
-  }
   const byId = new Map(aggs.map((a) => [a.testId, a]));
   let maxId = 0;
   for (const id of byId.keys()) if (id > maxId) maxId = id;
   const wanted = new Uint8Array(maxId + 1);
   for (const id of byId.keys()) wanted[id] = 1;
   const wantedIds = [...byId.keys()];
-  const add = (a: TestAggregate, buckets: number[], jobs: number[], counts: number[]) => {
-    for (let c = 0; c < counts.length; c++) {
-      a.runsPerBucket[buckets[c]] += counts[c];
-      if (buckets[c] >= windowStart) {
-        a.windowRuns += counts[c];
-        jobCounts(a, jobs[c]).runs += counts[c];
-      } else a.prevRuns += counts[c];
+  // runs per job are summed in a dense array per test, turned into perJob entries at the end
+  const { cells, jobIds } = setCells(w);
+  const runsPerJob = new Map(wantedIds.map((t) => [t, new Float64Array(jobIds.length)]));
+  const add = (t: number, c: SetCells) => {
+    const a = byId.get(t)!;
+    const perJob = runsPerJob.get(t)!;
+    for (let i = 0; i < c.counts.length; i++) {
+      a.runsPerBucket[c.buckets[i]] += c.counts[i];
+      if (c.buckets[i] >= windowStart) {
+        a.windowRuns += c.counts[i];
+        perJob[c.jobs[i]] += c.counts[i];
+      } else a.prevRuns += c.counts[i];
     }
   };
-  for (const [setId, cells] of perSet) {
-    const members = w.sets.get(setId);
+  for (const c of cells) {
+    const members = w.sets.get(c.setId);
     if (!members) continue;
-    const buckets = [...cells.keys()].map((k) => Math.floor(k / J));
-    const jobs = [...cells.keys()].map((k) => k % J);
-    const counts = [...cells.values()];
     if (wantedIds.length * 16 < members.length) {
       // few tests asked for: look each up in the (sorted) set
-      for (const t of wantedIds) if (setHas(members, t)) add(byId.get(t)!, buckets, jobs, counts);
+      for (const t of wantedIds) if (setHas(members, t)) add(t, c);
     } else {
       for (let i = 0; i < members.length; i++) {
         const t = members[i];
-        if (t <= maxId && wanted[t]) add(byId.get(t)!, buckets, jobs, counts);
+        if (t <= maxId && wanted[t]) add(t, c);
       }
     }
   }
+  for (const [t, perJob] of runsPerJob) {
+    const a = byId.get(t)!;
+    for (let j = 0; j < perJob.length; j++) if (perJob[j] > 0) jobCounts(a, jobIds[j]).runs += perJob[j];
+  }
 }
-
-const byStart = (x: RunInfo, y: RunInfo) => x.started - y.started || x.id - y.id;
 
 export function runRef(w: LoadedWindow, r: RunInfo): RunRef {
   return { job: w.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: r.started, payload: r.payload, commit: r.commit };
@@ -205,18 +251,24 @@ export const SAME_CONDITION_EXAMINED = 60;
 
 /** Groups of runs that tested the same thing: same job and payload, or same job and commit. */
 export class SameConditionIndex {
-  private groups = new Map<string, RunInfo[]>();
-  constructor(private w: LoadedWindow) {
-    for (const r of w.runs) {
-      if (r.started < w.span.from) continue;
-      if (r.payload) this.add(`p|${r.jobId}|${r.payload}`, r);
-      else if (r.commit) this.add(`c|${r.jobId}|${r.commit}`, r);
+  /** per job, built on first use: runs keyed by payload (else commit) */
+  private byJob = new Map<number, Map<string, RunInfo[]>>();
+  constructor(private w: LoadedWindow) {}
+  private group(jobId: number, key: string): RunInfo[] {
+    let groups = this.byJob.get(jobId);
+    if (!groups) {
+      groups = new Map();
+      for (const r of runsOfJob(this.w, jobId)) {
+        if (r.started < this.w.span.from) continue;
+        const k = r.payload ? `p|${r.payload}` : r.commit ? `c|${r.commit}` : '';
+        if (!k) continue;
+        let g = groups.get(k);
+        if (!g) groups.set(k, (g = []));
+        g.push(r);
+      }
+      this.byJob.set(jobId, groups);
     }
-  }
-  private add(k: string, r: RunInfo) {
-    let g = this.groups.get(k);
-    if (!g) this.groups.set(k, (g = []));
-    g.push(r);
+    return groups.get(key) ?? [];
   }
   /** Failed runs of the test paired with a run of the same job and payload/commit where it passed. */
   pairs(testId: number, a: TestAggregate, limit = 20): VerdictInput['sameConditionPairs'] {
@@ -228,7 +280,7 @@ export class SameConditionIndex {
       const on = f.payload ? 'payload' : 'commit';
       const value = f.payload || f.commit;
       if (!value) continue;
-      const g = this.groups.get(`${on[0]}|${f.jobId}|${value}`) ?? [];
+      const g = this.group(f.jobId, `${on[0]}|${value}`);
       const passed = g.find((r) => !notPassed.has(r.id) && r.testSetId !== null && setHas(this.w.sets.get(r.testSetId) ?? new Int32Array(), testId));
       if (passed) {
         out.push({ job: this.w.jobs.get(f.jobId)?.name ?? '', on, value, failed: f.buildId, passed: passed.buildId });
@@ -241,7 +293,7 @@ export class SameConditionIndex {
 
 export function verdictInput(w: LoadedWindow, name: string, a: TestAggregate, same: SameConditionIndex): VerdictInput {
   const { span } = w;
-  const failedRuns: FailedRun[] = a.failedRuns.map((r) => ({ ...runRef(w, r), installFailed: r.installFailed, failedTests: r.failed }));
+  const failedRuns: FailedRun[] = a.failedRuns.map((r) => ({ installFailed: r.installFailed, failedTests: r.failed }));
   return {
     test: name,
     bucketStarts: Array.from({ length: span.buckets }, (_, i) => span.prevFrom + i * span.bucketSeconds),
@@ -258,8 +310,8 @@ export function verdictInput(w: LoadedWindow, name: string, a: TestAggregate, sa
 
 const runsByJob = new WeakMap<LoadedWindow, Map<number, RunInfo[]>>();
 
-/** The run of the same job just before `run` that executed the test. */
-export function previousRunOfJob(w: LoadedWindow, run: RunInfo, testId: number): RunInfo | undefined {
+/** The window's runs of one job, in start order. */
+export function runsOfJob(w: LoadedWindow, jobId: number): RunInfo[] {
   let byJob = runsByJob.get(w);
   if (!byJob) {
     byJob = new Map();
@@ -270,7 +322,12 @@ export function previousRunOfJob(w: LoadedWindow, run: RunInfo, testId: number):
     }
     runsByJob.set(w, byJob);
   }
-  const list = byJob.get(run.jobId) ?? [];
+  return byJob.get(jobId) ?? [];
+}
+
+/** The run of the same job just before `run` that executed the test. */
+export function previousRunOfJob(w: LoadedWindow, run: RunInfo, testId: number): RunInfo | undefined {
+  const list = runsOfJob(w, run.jobId);
   for (let i = list.indexOf(run) - 1; i >= 0; i--) {
     const r = list[i];
     if (r.testSetId !== null && setHas(w.sets.get(r.testSetId) ?? new Int32Array(), testId)) return r;

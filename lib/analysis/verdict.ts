@@ -14,7 +14,8 @@ export interface RunRef {
   commit: string;
 }
 
-export interface FailedRun extends RunRef {
+/** What the verdict needs of a failed run: whether it came with a broken cluster. */
+export interface FailedRun {
   installFailed: boolean;
   /** tests that failed in the run (this one included) */
   failedTests: number;

@@ -3,7 +3,7 @@
 import { jobVariants } from '../parse/variants';
 import type { Database } from '../store/db';
 import { loadTestSets } from '../store/testSets';
-import { emptyColumns, recentData, type OutcomeColumns } from './recentData';
+import { emptyColumns, firstAtOrAfter, recentData, sliceColumns, type OutcomeColumns } from './recentData';
 import { InvalidQueryError, type WindowSpan } from './window';
 
 export interface JobInfo {
@@ -42,7 +42,8 @@ export interface LoadedWindow {
   jobs: Map<number, JobInfo>;
   /** runs of [prevFrom, to) that pass the job filter, in start order */
   runs: RunInfo[];
-  runById: Map<number, RunInfo>;
+  /** indexed by run id (a sparse array: faster than a Map on the hot path) */
+  runById: RunInfo[];
   /** their non-passing outcomes */
   outcomes: OutcomeColumns;
   sets: Map<number, Int32Array>;
@@ -82,32 +83,32 @@ export async function loadWindow(db: Database, span: WindowSpan, filter: JobFilt
   const data = await recentData(db, span.prevFrom, span.to);
   const between = data.runsBetween(span.prevFrom, span.to);
   const runs = allowed ? between.filter((r) => allowed.has(r.jobId)) : between;
-  const runById = new Map(runs.map((r) => [r.id, r]));
-  // Two passes over the columns (count, then copy) with a dense flag per run id: no per-row objects.
-  let maxRun = 0;
-  for (const r of runs) if (r.id > maxRun) maxRun = r.id;
-  const inWindow = new Uint8Array(maxRun + 1);
-  for (const r of runs) inWindow[r.id] = 1;
+  const runById: RunInfo[] = [];
+  for (const r of runs) runById[r.id] = r;
+  const setIds = new Set<number>();
+  for (const r of runs) if (r.testSetId !== null) setIds.add(r.testSetId);
+  // The window's outcomes are a contiguous range of the start-ordered columns: views when nothing
+  // else narrows them, else one copying pass (a job filter, or a single test's page).
   const src = data.outcomes;
-  const wanted = (i: number) => {
-    const run = src.runId[i];
-    return run <= maxRun && inWindow[run] === 1 && (testId === undefined || src.testId[i] === testId);
-  };
-  let n = 0;
-  for (let i = 0; i < src.length; i++) if (wanted(i)) n++;
-  const outcomes = emptyColumns(n);
-  let k = 0;
-  for (let i = 0; i < src.length; i++) {
-    if (!wanted(i)) continue;
-    outcomes.runId[k] = src.runId[i];
-    outcomes.testId[k] = src.testId[i];
-    outcomes.outcome[k] = src.outcome[i];
-    outcomes.signatureId[k] = src.signatureId[i];
-    outcomes.started[k] = src.started[i];
-    outcomes.jobId[k] = src.jobId[i];
-    k++;
+  const lo = firstAtOrAfter(src, span.prevFrom);
+  const hi = firstAtOrAfter(src, span.to);
+  let outcomes: OutcomeColumns;
+  if (!allowed && testId === undefined) outcomes = sliceColumns(src, lo, hi);
+  else {
+    outcomes = emptyColumns(hi - lo);
+    let n = 0;
+    for (let i = lo; i < hi; i++) {
+      if ((testId !== undefined && src.testId[i] !== testId) || (allowed && !allowed.has(src.jobId[i]))) continue;
+      outcomes.runId[n] = src.runId[i];
+      outcomes.testId[n] = src.testId[i];
+      outcomes.outcome[n] = src.outcome[i];
+      outcomes.signatureId[n] = src.signatureId[i];
+      outcomes.started[n] = src.started[i];
+      outcomes.jobId[n] = src.jobId[i];
+      n++;
+    }
+    outcomes.length = n;
   }
-  outcomes.length = n;
-  const sets = await loadTestSets(db, runs.flatMap((r) => (r.testSetId === null ? [] : [r.testSetId])));
+  const sets = await loadTestSets(db, setIds);
   return { span, jobs: new Map(jobList.map((j) => [j.id, j])), runs, runById, outcomes, sets };
 }
