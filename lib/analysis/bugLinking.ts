@@ -13,7 +13,7 @@
 //
 // Pure: plain data in, links out. Test names and key lines are indexed (PatternIndex), so the cost
 // is proportional to the bug text, not to tests × bugs.
-import { signatureText, TRUNCATED_SEPARATOR } from './normalize';
+import { SIGNATURE_TEXT_MAX, signatureText, TRUNCATED_SEPARATOR } from './normalize';
 import { PatternIndex } from './patternIndex';
 
 export type AutoReason = 'name-in-summary' | 'name-in-description' | 'name-in-comment' | 'signature';
@@ -233,7 +233,7 @@ export class SignatureKeySelector {
 }
 
 /** Normalised texts cut at line ends below the normaliser's own truncation length. */
-function normalisedPieces(text: string, max = 8000): string[] {
+function normalisedPieces(text: string, max = SIGNATURE_TEXT_MAX - 500): string[] {
   const out: string[] = [];
   let rest = text.replace(/^[ \t]*>+[ \t]?/gm, '').replace(/\\([[\]{}()*_#|`-])/g, '$1');
   while (rest.length > max) {
