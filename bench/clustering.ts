@@ -10,7 +10,7 @@ import { SignatureIndex } from '../lib/analysis/signatures';
 type Rng = () => number;
 
 /** mulberry32: small, fast, seeded. */
-function makeRng(seed: number): Rng {
+export function makeRng(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

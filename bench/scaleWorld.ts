@@ -7,7 +7,7 @@ import { SignatureIndex } from '../lib/analysis/signatures';
 import type { Database } from '../lib/store/db';
 import { insertMany } from '../lib/store/bulk';
 import { encodeTestSet, testSetHash } from '../lib/store/testSets';
-import { failureTexts } from './clustering';
+import { failureTexts, makeRng } from './clustering';
 
 export interface ScaleOptions {
   days: number;
@@ -19,21 +19,10 @@ export interface ScaleOptions {
   seed?: number;
 }
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PLATFORMS = ['aws', 'gcp', 'azure', 'metal', 'vsphere', 'openstack'];
 
 export async function generateScaleDatabase(db: Database, o: ScaleOptions): Promise<{ runs: number; outcomes: number; sets: number }> {
-  const r = rng(o.seed ?? 7);
+  const r = makeRng(o.seed ?? 7);
   const start = o.end - o.days * 86_400;
   const jobNames = Array.from({ length: o.jobs }, (_, i) =>
     i % 4 === 3

@@ -56,16 +56,19 @@ function append(a: OutcomeColumns, rows: unknown[][]): OutcomeColumns {
 function sortByStart(c: OutcomeColumns): OutcomeColumns {
   const order = Array.from({ length: c.length }, (_, i) => i).sort((x, y) => c.started[x] - c.started[y] || c.runId[x] - c.runId[y]);
   const out = emptyColumns(c.length);
-  order.forEach((from, to) => {
-    out.runId[to] = c.runId[from];
-    out.testId[to] = c.testId[from];
-    out.outcome[to] = c.outcome[from];
-    out.signatureId[to] = c.signatureId[from];
-    out.started[to] = c.started[from];
-    out.jobId[to] = c.jobId[from];
-  });
+  order.forEach((from, to) => copyRow(c, from, out, to));
   out.length = c.length;
   return out;
+}
+
+/** Copies row `from` of `src` to row `to` of `dst`. */
+export function copyRow(src: OutcomeColumns, from: number, dst: OutcomeColumns, to: number): void {
+  dst.runId[to] = src.runId[from];
+  dst.testId[to] = src.testId[from];
+  dst.outcome[to] = src.outcome[from];
+  dst.signatureId[to] = src.signatureId[from];
+  dst.started[to] = src.started[from];
+  dst.jobId[to] = src.jobId[from];
 }
 
 function concat(a: OutcomeColumns, rows: unknown[][]): OutcomeColumns {

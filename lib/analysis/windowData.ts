@@ -3,7 +3,7 @@
 import { jobVariants } from '../parse/variants';
 import type { Database } from '../store/db';
 import { loadTestSets } from '../store/testSets';
-import { emptyColumns, firstAtOrAfter, recentData, sliceColumns, type OutcomeColumns } from './recentData';
+import { copyRow, emptyColumns, firstAtOrAfter, recentData, sliceColumns, type OutcomeColumns } from './recentData';
 import { InvalidQueryError, type WindowSpan } from './window';
 
 export interface JobInfo {
@@ -99,13 +99,7 @@ export async function loadWindow(db: Database, span: WindowSpan, filter: JobFilt
     let n = 0;
     for (let i = lo; i < hi; i++) {
       if ((testId !== undefined && src.testId[i] !== testId) || (allowed && !allowed.has(src.jobId[i]))) continue;
-      outcomes.runId[n] = src.runId[i];
-      outcomes.testId[n] = src.testId[i];
-      outcomes.outcome[n] = src.outcome[i];
-      outcomes.signatureId[n] = src.signatureId[i];
-      outcomes.started[n] = src.started[i];
-      outcomes.jobId[n] = src.jobId[i];
-      n++;
+      copyRow(src, i, outcomes, n++);
     }
     outcomes.length = n;
   }

@@ -46,30 +46,26 @@ export function testSetHash(encoded: Buffer): string {
 const decoded = new WeakMap<object, Map<number, Int32Array>>();
 const CACHE_LIMIT = 50_000;
 
-/** Decoded members (sorted test ids) of the given sets. */
+/** Decoded members (sorted test ids) of the given sets (the returned map may hold others too). */
 export async function loadTestSets(db: import('./db').Database, ids: Iterable<number>): Promise<Map<number, Int32Array>> {
   let cache = decoded.get(db);
   if (!cache) decoded.set(db, (cache = new Map()));
-  const out = new Map<number, Int32Array>();
+  const wanted = ids instanceof Set ? (ids as Set<number>) : new Set(ids);
   const missing: number[] = [];
-  for (const id of new Set(ids)) {
-    const hit = cache.get(id);
-    if (hit) out.set(id, hit);
-    else missing.push(id);
+  for (const id of wanted) if (!cache.has(id)) missing.push(id);
+  // Normally the cache itself is the answer; when it would outgrow its limit, start it afresh.
+  if (cache.size + missing.length > CACHE_LIMIT) {
+    const kept = new Map<number, Int32Array>();
+    for (const id of wanted) if (cache.has(id)) kept.set(id, cache.get(id)!);
+    decoded.set(db, (cache = kept));
   }
   for (let i = 0; i < missing.length; i += 500) {
     const chunk = missing.slice(i, i + 500);
     const rows = await db.all<{ id: number; members: Uint8Array }>(`SELECT id, members FROM test_set WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
-    if (cache.size + rows.length > CACHE_LIMIT) cache.clear();
-    for (const r of rows) {
-      const set = decodeTestSet(r.members);
-      cache.set(r.id, set);
-      out.set(r.id, set);
-    }
+    for (const r of rows) cache.set(r.id, decodeTestSet(r.members));
   }
-  return out;
+  return cache;
 }
-
 export function setHas(set: Int32Array, id: number): boolean {
   let lo = 0;
   let hi = set.length - 1;

@@ -26,28 +26,8 @@ export default function HotlistFilters({ params, options }: { params: Record<str
           ))}
         </datalist>
       </label>
-      <label>
-        Release
-        <select name="release" defaultValue={p.release ?? ''}>
-          <option value="">any</option>
-          {options.releases.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Platform
-        <select name="platform" defaultValue={p.platform ?? ''}>
-          <option value="">any</option>
-          {options.platforms.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter label="Release" name="release" value={p.release} choices={options.releases} />
+      <ChoiceFilter label="Platform" name="platform" value={p.platform} choices={options.platforms} />
       <label>
         Upgrade
         <select name="upgrade" defaultValue={p.upgrade ?? ''}>
@@ -90,5 +70,22 @@ export default function HotlistFilters({ params, options }: { params: Record<str
         Clear
       </a>
     </form>
+  );
+}
+
+/** A select with "any" first and one option per choice. */
+function ChoiceFilter({ label, name, value, choices }: { label: string; name: string; value: string | undefined; choices: string[] }) {
+  return (
+    <label>
+      {label}
+      <select name={name} defaultValue={value ?? ''}>
+        <option value="">any</option>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
