@@ -1,5 +1,6 @@
 // Database totals and ingest freshness: `buildcop stats`, /api/stats, the home page's freshness line.
 import type { Database } from '../store/db';
+import { prismaFor } from '../store/prisma';
 
 export interface Stats {
   runs: number;
@@ -18,32 +19,33 @@ export interface Stats {
   lastIngestStatus: string | null;
 }
 
-const iso = (s: number | null | undefined) => (s ? new Date(s * 1000).toISOString() : null);
+const iso = (s: number | bigint | null | undefined) => (s ? new Date(Number(s) * 1000).toISOString() : null);
 
 export async function getStats(db: Database): Promise<Stats> {
-  const byState = await db.all<{ state: string; n: number }>('SELECT state, COUNT(*) AS n FROM run GROUP BY state ORDER BY state');
-  const totals = await db.get<{ passed: number; failed: number; flaked: number; skipped: number; errors: number }>(
-    `SELECT COALESCE(SUM(passed), 0) AS passed, COALESCE(SUM(failed), 0) AS failed, COALESCE(SUM(flaked), 0) AS flaked,
-            COALESCE(SUM(skipped), 0) AS skipped, COALESCE(SUM(parse_errors), 0) AS errors FROM run`,
-  );
-  const count = async (table: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
-  const last = await db.get<{ finished_at: number; status: string }>(
-    `SELECT finished_at, status FROM ingest_pass WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC LIMIT 1`,
-  );
-  const lastOk = await db.get<{ finished_at: number }>(`SELECT MAX(finished_at) AS finished_at FROM ingest_pass WHERE status = 'ok'`);
-  const t = totals!;
+  const prisma = prismaFor(db);
+  const [byState, totals, jobs, tests, signatures, pendingRuns, last, lastOk] = await Promise.all([
+    prisma.run.groupBy({ by: ['state'], _count: { _all: true }, orderBy: { state: 'asc' } }),
+    prisma.run.aggregate({ _sum: { passed: true, failed: true, flaked: true, skipped: true, parseErrors: true } }),
+    prisma.job.count(),
+    prisma.test.count(),
+    prisma.signature.count(),
+    prisma.pendingRun.count(),
+    prisma.ingestPass.findFirst({ where: { finishedAt: { not: null } }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { status: true } }),
+    prisma.ingestPass.aggregate({ where: { status: 'ok' }, _max: { finishedAt: true } }),
+  ]);
+  const t = totals._sum;
   return {
-    runs: byState.reduce((s, r) => s + r.n, 0),
-    runsByState: Object.fromEntries(byState.map((r) => [r.state, r.n])),
-    pendingRuns: await count('pending_run'),
-    jobs: await count('job'),
-    tests: await count('test'),
-    testResults: t.passed + t.failed + t.flaked + t.skipped,
-    failures: t.failed,
-    flakes: t.flaked,
-    signatures: await count('signature'),
-    parseErrors: t.errors,
-    lastIngestAt: iso(lastOk?.finished_at),
+    runs: byState.reduce((n, r) => n + r._count._all, 0),
+    runsByState: Object.fromEntries(byState.map((r) => [r.state, r._count._all])),
+    pendingRuns,
+    jobs,
+    tests,
+    testResults: (t.passed ?? 0) + (t.failed ?? 0) + (t.flaked ?? 0) + (t.skipped ?? 0),
+    failures: t.failed ?? 0,
+    flakes: t.flaked ?? 0,
+    signatures,
+    parseErrors: t.parseErrors ?? 0,
+    lastIngestAt: iso(lastOk._max.finishedAt),
     lastIngestStatus: last?.status ?? null,
   };
 }

@@ -1,6 +1,7 @@
 // Durable bookkeeping of ingest: pending runs (so nothing a pass saw is lost) and the pass log.
 import type { ProwRun } from '../parse/types';
 import type { Database } from '../store/db';
+import { prismaFor } from '../store/prisma';
 import type { PassSummary } from './pass';
 
 export async function upsertPending(db: Database, run: ProwRun, now: number, error = ''): Promise<void> {
@@ -14,24 +15,32 @@ export async function upsertPending(db: Database, run: ProwRun, now: number, err
 }
 
 export async function listPending(db: Database): Promise<{ run: ProwRun; lastError: string }[]> {
-  const rows = await db.all<{ record: string; last_error: string }>('SELECT record, last_error FROM pending_run ORDER BY started, job, build_id');
+  const rows = await prismaFor(db).pendingRun.findMany({
+    select: { record: true, lastError: true },
+    orderBy: [{ started: 'asc' }, { job: 'asc' }, { buildId: 'asc' }],
+  });
   return rows.flatMap((r) => {
     try {
-      return [{ run: JSON.parse(r.record) as ProwRun, lastError: r.last_error }];
+      return [{ run: JSON.parse(r.record) as ProwRun, lastError: r.lastError }];
     } catch {
       return [];
     }
   });
 }
 
+const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));
+
 export async function recordPassStart(db: Database): Promise<number> {
-  const row = await db.get<{ id: number }>(`INSERT INTO ingest_pass (started_at, status) VALUES (?, 'running') RETURNING id`, [Math.floor(Date.now() / 1000)]);
-  return row!.id;
+  const pass = await prismaFor(db).ingestPass.create({ data: { startedAt: nowSeconds(), status: 'running' }, select: { id: true } });
+  return pass.id;
 }
 
 export async function recordPassEnd(db: Database, id: number, s: PassSummary, status: 'ok' | 'failed', message = ''): Promise<void> {
-  await db.run(
-    `UPDATE ingest_pass SET finished_at = ?, runs_new = ?, runs_updated = ?, runs_pending = ?, test_results = ?, parse_errors = ?, status = ?, message = ? WHERE id = ?`,
-    [Math.floor(Date.now() / 1000), s.runsNew, s.runsUpdated, s.runsPending, s.testResults, s.parseErrors, status, message.slice(0, 2000), id],
-  );
+  await prismaFor(db).ingestPass.update({
+    where: { id },
+    data: {
+      finishedAt: nowSeconds(), runsNew: s.runsNew, runsUpdated: s.runsUpdated, runsPending: s.runsPending,
+      testResults: s.testResults, parseErrors: s.parseErrors, status, message: message.slice(0, 2000),
+    },
+  });
 }

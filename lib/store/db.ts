@@ -27,6 +27,8 @@ export interface Sql {
 export interface Database extends Sql {
   readonly url: string;
   close(): Promise<void>;
+  /** run when the database is closed (e.g. a Prisma client on the same database) */
+  onClose(fn: () => Promise<void>): void;
   /** the raw better-sqlite3 handle (SQLite only), for the bulk write path */
   readonly sqlite?: BetterSqlite3.Database;
 }
@@ -56,6 +58,10 @@ export function toPgPlaceholders(sql: string): string {
 
 class SqliteDb implements Database {
   readonly dialect = 'sqlite' as const;
+  private closers: (() => Promise<void>)[] = [];
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
   private stmts = new Map<string, BetterSqlite3.Statement>();
   private depth = 0;
   constructor(readonly url: string, readonly sqlite: BetterSqlite3.Database) {}
@@ -105,6 +111,7 @@ class SqliteDb implements Database {
     }
   }
   async close(): Promise<void> {
+    for (const fn of this.closers.splice(0)) await fn().catch(() => undefined);
     this.stmts.clear();
     if (this.sqlite.open) this.sqlite.close();
   }
@@ -149,10 +156,15 @@ class PgConn implements Sql {
 }
 
 class PgDb extends PgConn implements Database {
+  private closers: (() => Promise<void>)[] = [];
   constructor(readonly url: string, private pool: Pool) {
     super(pool, false);
   }
+  onClose(fn: () => Promise<void>): void {
+    this.closers.push(fn);
+  }
   async close(): Promise<void> {
+    for (const fn of this.closers.splice(0)) await fn().catch(() => undefined);
     await this.pool.end();
   }
 }
