@@ -32,7 +32,7 @@ function input(over: Partial<VerdictInput> & { runs: number[]; failed: number[] 
     ...rest,
   };
 }
-const failedRun = (over: Partial<FailedRun> = {}): FailedRun => ({ job: 'job-a', buildId: '1', url: '', started: start, payload: '', commit: '', installFailed: false, failedTests: 1, ...over });
+const failedRun = (over: Partial<FailedRun> = {}): FailedRun => ({ installFailed: false, failedTests: 1, ...over });
 
 describe('step change', () => {
   it('finds the bucket where the rate rose and stayed up', () => {
