@@ -5,7 +5,7 @@
 import type { HttpClient } from './http';
 import {
   asString, capComments, isClosedStatus, isObject, parseTrackerTime, trimSlash, TrackerError,
-  type FetchResult, type TrackerBug,
+  type FetchResult,
 } from './trackerBug';
 
 export const JIRA_FIELDS = 'summary,description,status,resolution,resolutiondate,components,comment,updated,created';
