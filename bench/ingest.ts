@@ -62,7 +62,9 @@ async function downloadFloor(config: Config): Promise<{ seconds: number; files: 
 const dir = await ensureWorld({ end: TEST_WORLD_END });
 const { child, url } = await startReplay(values.port!);
 const template = fs.readFileSync(path.join(dir, 'buildcop.config.json.template'), 'utf8').replaceAll('http://REPLAY', url);
-const config = validateConfig(JSON.parse(template));
+// runs only (prow and gcs): the floor downloads run artifacts, not bug trackers or payloads
+const { prow, gcs } = JSON.parse(template) as Config;
+const config = validateConfig({ prow, gcs });
 console.log(`world: ${dir}; replay server ${url} (hosts ${[...allowedHosts(config)].join(', ')})`);
 try {
   const targets = [{ label: 'sqlite', url: '' }, ...(values.pg ? [{ label: 'postgres', url: values.pg }] : [])];

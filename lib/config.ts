@@ -20,7 +20,8 @@ export interface Config {
   /** regexes of test names left out of the hot list; replaces the default list when present */
   ignoreTests?: string[];
   /** ingest tuning; every key optional */
-  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number };
+  /** workers: threads that parse runs and cluster failures (0 = on the main thread; default 1 from 3 cores up) */
+  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number };
 }
 
 export class ConfigError extends Error {
@@ -30,7 +31,7 @@ export class ConfigError extends Error {
   }
 }
 
-type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number';
+type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number' | 'count';
 type Shape = Record<string, { type: FieldType | Record<string, unknown>; required?: boolean }>;
 
 const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
@@ -47,6 +48,7 @@ const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
     maxFileBytes: { type: 'number' },
     retries: { type: 'number' },
     timeoutMs: { type: 'number' },
+    workers: { type: 'count' },
   },
 };
 
@@ -72,6 +74,9 @@ function checkField(key: string, value: unknown, type: FieldType): void {
       return;
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail('a positive number');
+      return;
+    case 'count':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail('a whole number, 0 or more');
       return;
     case 'url': {
       if (typeof value !== 'string') fail('a URL string');

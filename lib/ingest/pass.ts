@@ -13,7 +13,8 @@ import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
-import { fetchRun, hasFinished, RunFetchError } from './run';
+import { createAssembler, type AssembledRun } from './assembler';
+import { fetchRun, hasFinished } from './run';
 import { refreshReleases } from './releases';
 
 export interface PassSummary {
@@ -26,6 +27,8 @@ export interface PassSummary {
   parseErrors: number;
   seconds: number;
   source: string;
+  /** where runs were parsed and their failures clustered */
+  parsedOn: string;
   warnings: string[];
 }
 
@@ -62,7 +65,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
   const maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, source: '', warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, source: '', parsedOn: '', warnings: [] };
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
   try {
@@ -97,49 +100,62 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const catalog = await Catalog.load(db);
+    const assembler = await createAssembler(catalog.signatures, config.ingest?.workers);
+    summary.parsedOn = assembler.kind;
     const inFlight = Math.max(1, opts.runConcurrency ?? 8);
-    const fetches: (Promise<Awaited<ReturnType<typeof fetchRun>> | Error> | undefined)[] = [];
+    // Each run is downloaded (several at once), assembled (parsed, failures clustered) in start
+    // order on the assembler, and written in start order: so signature clustering (first text wins)
+    // is the same however a pass was interrupted, and parsing overlaps downloads and writes.
+    const results: (Promise<AssembledRun | Error> | undefined)[] = [];
+    let queued: Promise<unknown> = Promise.resolve();
     let next = 0;
-    for (let i = 0; i < work.length; i++) {
-      // Downloads run ahead of the writer; writes happen in start order so that signature
-      // clustering (first text wins) is the same however a pass was interrupted.
-      while (next < work.length && next < i + inFlight) {
-        const w = work[next];
-        fetches[next++] = fetchRun(gcs, w.run, maxFileBytes).catch((e: Error) => e);
+    const start = (k: number) => {
+      const fetched = fetchRun(gcs, work[k].run, maxFileBytes).catch((e: Error) => e);
+      const posted = queued
+        .then(() => fetched)
+        .then((f) => ({ result: f instanceof Error ? Promise.resolve(f) : assembler.assemble(f).catch((e: Error) => new Error(`assembling failed: ${e.message}`)) }));
+      queued = posted;
+      results[k] = posted.then((p) => p.result);
+    };
+    try {
+      for (let i = 0; i < work.length; i++) {
+        while (next < work.length && next < i + inFlight) start(next++);
+        const { run, update } = work[i];
+        const assembled = await results[i]!;
+        results[i] = undefined;
+        if (assembled instanceof Error) {
+          summary.runsFailed++;
+          await upsertPending(db, run, now, assembled.message);
+          progress.log(`ingest: ${run.job} ${run.buildId}: ${assembled.message} (will retry next pass)`);
+          progress.tick(`${run.job} ${run.buildId} (failed)`);
+          continue;
+        }
+        const rec = assembled.record;
+        if (!FINISHED_STATES.has(rec.state) || (run.state === 'pending' && !rec.finished)) {
+          await upsertPending(db, run, now);
+          progress.tick(`${run.job} ${run.buildId} (pending)`);
+          continue;
+        }
+        try {
+          summary.testResults += await writeRun(db, catalog, assembled, now);
+        } catch (e) {
+          // The transaction rolled back: nothing of the run is stored. Keep it pending with the
+          // reason (a later pass retries it) and go on; if even that fails the database is unusable.
+          await catalog.reload(db);
+          const message = `storing failed: ${(e as Error).message}`;
+          await upsertPending(db, run, now, message);
+          summary.runsFailed++;
+          progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
+          progress.tick(`${run.job} ${run.buildId} (failed)`);
+          continue;
+        }
+        summary.parseErrors += rec.problems.length;
+        if (update) summary.runsUpdated++;
+        else summary.runsNew++;
+        progress.tick(`${run.job} ${run.buildId}`);
       }
-      const { run, update } = work[i];
-      const fetched = await fetches[i]!;
-      fetches[i] = undefined;
-      if (fetched instanceof Error) {
-        if (!(fetched instanceof RunFetchError)) throw fetched;
-        summary.runsFailed++;
-        await upsertPending(db, run, now, fetched.message);
-        progress.log(`ingest: ${run.job} ${run.buildId}: ${fetched.message} (will retry next pass)`);
-        progress.tick(`${run.job} ${run.buildId} (failed)`);
-        continue;
-      }
-      if (!FINISHED_STATES.has(fetched.state) || (run.state === 'pending' && !fetched.finished)) {
-        await upsertPending(db, run, now);
-        progress.tick(`${run.job} ${run.buildId} (pending)`);
-        continue;
-      }
-      try {
-        summary.testResults += await writeRun(db, catalog, fetched, now);
-      } catch (e) {
-        // The transaction rolled back: nothing of the run is stored. Keep it pending with the
-        // reason (a later pass retries it) and go on; if even that fails the database is unusable.
-        await catalog.reload(db);
-        const message = `storing failed: ${(e as Error).message}`;
-        await upsertPending(db, run, now, message);
-        summary.runsFailed++;
-        progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
-        progress.tick(`${run.job} ${run.buildId} (failed)`);
-        continue;
-      }
-      summary.parseErrors += fetched.problems.length;
-      if (update) summary.runsUpdated++;
-      else summary.runsNew++;
-      progress.tick(`${run.job} ${run.buildId}`);
+    } finally {
+      await assembler.close();
     }
     progress.done();
     // Other sources refreshed by the same pass (each optional, none fatal to the rest):

@@ -1,17 +1,18 @@
-// Fetching one run's artifacts from GCS and assembling its record.
+// Fetching one run's artifacts from GCS (assembling them is lib/ingest/assembler.ts).
 import { gcsLocationFromUrl } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
-import { assembleRun, selectFiles, type ListedObject, type RunFile, type RunRecord } from './assemble';
+import { selectFiles, type ListedObject, type RunFile } from './assemble';
+import type { FetchedRun } from './assembler';
 
 export class RunFetchError extends Error {}
 
 /** Lists and downloads what a run needs. Throws RunFetchError only when the run cannot be read at all. */
-export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFileBytes: number): Promise<RunRecord> {
+export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFileBytes: number): Promise<FetchedRun> {
   const loc = gcsLocationFromUrl(run.url);
   if (!gcs || !loc) {
     const why = !gcs ? 'no gcs section in the configuration' : `cannot derive a GCS folder from the run URL ${JSON.stringify(run.url)}`;
-    return assembleRun(run, '', [], [], [{ file: '', message: `artifacts not read: ${why}` }]);
+    return { run, gcsPath: '', files: [], listing: [], problems: [{ file: '', message: `artifacts not read: ${why}` }] };
   }
   const prefix = `${loc.path}/`;
   let objects;
@@ -31,7 +32,7 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
       }
     }),
   );
-  return assembleRun(run, `gs://${loc.bucket}/${loc.path}`, files, listing, problems as ParseProblem[]);
+  return { run, gcsPath: `gs://${loc.bucket}/${loc.path}`, files, listing, problems: problems as ParseProblem[] };
 }
 
 /** Whether a run Deck no longer lists has finished: its finished.json exists. */

@@ -1,7 +1,7 @@
 // In-memory maps of the small, append-only tables (jobs, tests, test sets, signatures) so the write
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
-import { SignatureIndex } from '../analysis/signatures';
+import type { StoredSignature } from '../analysis/signatures';
 import type { Database, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
 import { encodeTestSet, testSetHash } from './testSets';
@@ -13,7 +13,8 @@ export class Catalog {
   private testsByName = new Map<string, number>();
   private testSets = new Map<string, number>();
   private signatureIds = new Map<string, number>();
-  signatures!: SignatureIndex;
+  /** the stored signatures in creation order, to seed the clustering index */
+  signatures: StoredSignature[] = [];
 
   static async load(db: Database): Promise<Catalog> {
     const c = new Catalog();
@@ -22,7 +23,7 @@ export class Catalog {
     for (const r of await db.all<{ id: number; hash: string }>('SELECT id, hash FROM test_set')) c.testSets.set(r.hash, r.id);
     const sigs = await db.all<{ id: number; hash: string; text: string }>('SELECT id, hash, text FROM signature ORDER BY id');
     for (const s of sigs) c.signatureIds.set(s.hash, s.id);
-    c.signatures = new SignatureIndex(sigs);
+    c.signatures = sigs;
     return c;
   }
 
@@ -79,12 +80,11 @@ export class Catalog {
     return row!.id;
   }
 
-  /** The signature a failure text belongs to, creating it if new. */
-  async signatureId(sql: Sql, text: string, now: number): Promise<number> {
-    const sig = this.signatures.assign(text);
+  /** The id of a signature the clustering index chose, creating its row if new. */
+  async signatureId(sql: Sql, sig: { hash: string; text: string }, firstSeen: number): Promise<number> {
     const known = this.signatureIds.get(sig.hash);
     if (known !== undefined) return known;
-    await sql.run('INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, now]);
+    await sql.run('INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen]);
     const row = await sql.get<{ id: number }>('SELECT id FROM signature WHERE hash = ?', [sig.hash]);
     this.signatureIds.set(sig.hash, row!.id);
     return row!.id;

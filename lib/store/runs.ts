@@ -1,6 +1,7 @@
 // Writing one run: a single transaction that replaces whatever the database had for (job, build),
 // so a kill -9 leaves either the whole run or none of it, and re-ingest never duplicates.
-import { cleanText, type RunRecord } from '../ingest/assemble';
+import { cleanText } from '../ingest/assemble';
+import type { AssembledRun } from '../ingest/assembler';
 import type { Catalog } from './catalog';
 import type { Database } from './db';
 import { insertMany } from './bulk';
@@ -37,7 +38,8 @@ function capMessage(s: string): string {
 }
 
 /** Stores a run (replacing an earlier version). Returns the number of test results written. */
-export async function writeRun(db: Database, catalog: Catalog, rec: RunRecord, now: number): Promise<number> {
+export async function writeRun(db: Database, catalog: Catalog, assembled: AssembledRun, now: number): Promise<number> {
+  const rec = assembled.record;
   return db.tx(async (sql) => {
     const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
     const executed = rec.results.filter((r) => r.outcome !== 'skipped');
@@ -59,9 +61,10 @@ export async function writeRun(db: Database, catalog: Catalog, rec: RunRecord, n
     );
     const runId = row!.id;
     const outcomes = [];
-    for (const r of rec.results) {
+    for (const [i, r] of rec.results.entries()) {
       if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
-      const signatureId = r.message ? await catalog.signatureId(sql, r.message, rec.started) : null;
+      const sig = assembled.signatures[i];
+      const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
       outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
     }
     await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);

@@ -36,14 +36,17 @@ const finishedBy = (job: string, t: number) => runs.filter((r) => r.job === job 
 describe('Deck', () => {
   it.each([
     ['the current data.js fields', { deckFormat: 'current' as const }],
+    ['the current data.js fields, parsed on a worker thread', { deckFormat: 'current' as const, workers: 1 }],
     ['the 2019 data.js fields', { deckFormat: '2019' as const }],
     ['prowjobs.js when data.js is missing', { noDataJs: true }],
   ])('ingests a job listed with %s', async (_, opts) => {
     const server = await replay(dir, opts);
     const db = await fresh();
     try {
-      const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` } }), db });
+      const ingest = 'workers' in opts ? { ingest: { workers: opts.workers } } : {};
+      const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` }, ...ingest }), db });
       expect(s.source).toBe('noDataJs' in opts ? 'prowjobs.js' : 'data.js');
+      if ('workers' in opts) expect(s.parsedOn).toBe('worker thread');
       expect(s.runsNew).toBe(finishedBy(PROMOTE, endSec));
       const refs = await db.all<{ n: number }>("SELECT COUNT(*) AS n FROM run WHERE state NOT IN ('success','failure','error','aborted')");
       expect(refs[0].n).toBe(0);
