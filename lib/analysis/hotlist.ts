@@ -2,30 +2,15 @@
 // and bugs. The CLI (`buildcop hotlist`), /api/hotlist and the home page all call hotlist().
 import type { Database } from '../store/db';
 import { selectIn } from '../store/bulk';
-import { testOwner } from '../parse/variants';
+import { ignoreMatcher, testOwner } from '../parse/variants';
+
+export { DEFAULT_IGNORE_TESTS, ignoreMatcher } from '../parse/variants';
 import { bugsForTests, markRecurrence, type BugRef } from './bugRefs';
 import { addRunCounts, aggregateTests, countFailures, previousRunOfJob, runRef, SameConditionIndex, verdictInput, type TestAggregate } from './testStats';
 import { classify, describeChange, type Classification } from './verdict';
 import { compileRegex, loadWindow, type JobFilter, type LoadedWindow } from './windowData';
 import { InvalidQueryError, iso, parseAt, parseWindow, windowSpan, type WindowName } from './window';
 
-/** Wrapper tests that only mirror other results (ci-operator steps, monitors), left out by default. */
-export const DEFAULT_IGNORE_TESTS = [
-  '^Run multi-stage test ',
-  '^Find (the|all of the) input image',
-  '^All images are built and tagged into stable',
-  '^Build image ',
-  '^Import the release payload',
-  '^Run template ',
-  '^Create the release image',
-  '^Tag the latest ',
-  'Monitor cluster while tests execute',
-  '^Overall$',
-  '^job\\.initialize',
-  '^operator\\.(Import the release payload|Run template|Build image)',
-  '^Set up the ',
-  '^Clone the correct source code into an image',
-];
 
 export interface HotlistQuery extends JobFilter {
   window: WindowName;
@@ -105,30 +90,6 @@ export interface Hotlist {
   items: HotlistItem[];
 }
 
-const matchers = new Map<string, (name: string) => boolean>();
-
-/** Whether a test is left out of the hot list; one alternation, answers remembered per name. */
-export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string) => boolean {
-  const list = ignoreTests ?? DEFAULT_IGNORE_TESTS;
-  const key = JSON.stringify(list);
-  let m = matchers.get(key);
-  if (!m) {
-    const re = list.length ? new RegExp(list.map((s) => `(?:${s})`).join('|')) : undefined;
-    const seen = new Map<string, boolean>();
-    m = (name) => {
-      let v = seen.get(name);
-      if (v === undefined) {
-        v = !!re && re.test(name);
-        if (seen.size > 200_000) seen.clear();
-        seen.set(name, v);
-      }
-      return v;
-    };
-    if (matchers.size > 20) matchers.clear();
-    matchers.set(key, m);
-  }
-  return m;
-}
 
 // Test names never change once written and rows are only added: a per-database cache that
 // reads only the rows it has not seen.

@@ -5,6 +5,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
 import type { ParseProblem, ProwRun } from '../parse/types';
+import { ignoreMatcher } from '../parse/variants';
 import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './assemble';
 
 /** A run's files as downloaded, before parsing. */
@@ -29,10 +30,15 @@ export interface Assembler {
   close(): Promise<void>;
 }
 
-export function assembleWithSignatures(index: SignatureIndex, f: FetchedRun): AssembledRun {
+/**
+ * Assembles a run and clusters its failures. Wrapper tests (ci-operator steps that only mirror other
+ * results, see DEFAULT_IGNORE_TESTS) get no signature: their "failure text" is a list of the other
+ * tests' failures, not a cause, and long and unique every time.
+ */
+export function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isWrapper: (name: string) => boolean): AssembledRun {
   const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems);
   const signatures = record.results.map((r) => {
-    if ((r.outcome !== 'failed' && r.outcome !== 'flaked') || !r.message) return null;
+    if ((r.outcome !== 'failed' && r.outcome !== 'flaked') || !r.message || isWrapper(r.name)) return null;
     const s = index.assign(r.message);
     return { hash: s.hash, text: s.text };
   });
@@ -42,11 +48,13 @@ export function assembleWithSignatures(index: SignatureIndex, f: FetchedRun): As
 class InlineAssembler implements Assembler {
   readonly kind = 'main thread' as const;
   private index: SignatureIndex;
-  constructor(signatures: StoredSignature[]) {
+  private isWrapper: (name: string) => boolean;
+  constructor(signatures: StoredSignature[], ignoreTests: string[] | undefined) {
     this.index = new SignatureIndex(signatures);
+    this.isWrapper = ignoreMatcher(ignoreTests);
   }
   async assemble(f: FetchedRun): Promise<AssembledRun> {
-    return assembleWithSignatures(this.index, f);
+    return assembleWithSignatures(this.index, f, this.isWrapper);
   }
   async close(): Promise<void> {}
 }
@@ -93,16 +101,20 @@ class WorkerAssembler implements Assembler {
  * replay server on the same machine, the worker gained nothing (every core was busy), hence the
  * default: a worker from 3 cores up.
  */
-export async function createAssembler(signatures: StoredSignature[], workers = os.availableParallelism() > 2 ? 1 : 0): Promise<Assembler> {
-  if (workers < 1) return new InlineAssembler(signatures);
+export async function createAssembler(
+  signatures: StoredSignature[],
+  opts: { workers?: number; ignoreTests?: string[] } = {},
+): Promise<Assembler> {
+  const workers = opts.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
+  if (workers < 1) return new InlineAssembler(signatures, opts.ignoreTests);
   try {
-    const worker = new Worker(new URL('./assemblerWorker.mjs', import.meta.url), { workerData: { signatures } });
+    const worker = new Worker(new URL('./assemblerWorker.mjs', import.meta.url), { workerData: { signatures, ignoreTests: opts.ignoreTests } });
     await new Promise<void>((resolve, reject) => {
       worker.once('message', (m: { ready?: boolean }) => (m.ready ? resolve() : reject(new Error('unexpected first message'))));
       worker.once('error', reject);
     });
     return new WorkerAssembler(worker);
   } catch {
-    return new InlineAssembler(signatures);
+    return new InlineAssembler(signatures, opts.ignoreTests);
   }
 }

@@ -100,7 +100,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const catalog = await Catalog.load(db);
-    const assembler = await createAssembler(catalog.signatures, config.ingest?.workers);
+    const assembler = await createAssembler(catalog.signatures, { workers: config.ingest?.workers, ignoreTests: config.ignoreTests });
     summary.parsedOn = assembler.kind;
     const inFlight = Math.max(1, opts.runConcurrency ?? 8);
     // Each run is downloaded (several at once), assembled (parsed, failures clustered) in start

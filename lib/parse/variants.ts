@@ -111,3 +111,46 @@ export function testOwner(testName: string, owners?: Record<string, string[]>): 
   }
   return 'testing';
 }
+
+/** Wrapper tests that only mirror other results (ci-operator steps, monitors), left out by default. */
+export const DEFAULT_IGNORE_TESTS = [
+  '^Run multi-stage test ',
+  '^Find (the|all of the) input image',
+  '^All images are built and tagged into stable',
+  '^Build image ',
+  '^Import the release payload',
+  '^Run template ',
+  '^Create the release image',
+  '^Tag the latest ',
+  'Monitor cluster while tests execute',
+  '^Overall$',
+  '^job\\.initialize',
+  '^operator\\.(Import the release payload|Run template|Build image)',
+  '^Set up the ',
+  '^Clone the correct source code into an image',
+];
+
+const matchers = new Map<string, (name: string) => boolean>();
+
+/** Whether a test is left out of the hot list; one alternation, answers remembered per name. */
+export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string) => boolean {
+  const list = ignoreTests ?? DEFAULT_IGNORE_TESTS;
+  const key = JSON.stringify(list);
+  let m = matchers.get(key);
+  if (!m) {
+    const re = list.length ? new RegExp(list.map((s) => `(?:${s})`).join('|')) : undefined;
+    const seen = new Map<string, boolean>();
+    m = (name) => {
+      let v = seen.get(name);
+      if (v === undefined) {
+        v = !!re && re.test(name);
+        if (seen.size > 200_000) seen.clear();
+        seen.set(name, v);
+      }
+      return v;
+    };
+    if (matchers.size > 20) matchers.clear();
+    matchers.set(key, m);
+  }
+  return m;
+}
