@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly url: string,
     readonly status: number,
     message: string,
+    /** worth another attempt: a 5xx/429/408, a timeout, a dropped or cut connection */
+    readonly retryable = false,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -105,19 +107,19 @@ export class HttpClient {
         const delay = this.retryBaseMs * 2 ** (attempt - 1);
         await new Promise((r) => setTimeout(r, delay / 2 + Math.random() * delay));
       }
+      let err: HttpError;
       try {
         const res = await this.slot(() => this.once(url, options));
         if (res.status < 400 || options.accept?.includes(res.status)) return res;
-        const err = new HttpError(url, res.status, `GET ${url}: HTTP ${res.status}`);
-        if (!RETRYABLE.has(res.status)) throw err;
-        lastError = err;
+        err = new HttpError(url, res.status, `GET ${url}: HTTP ${res.status}`, RETRYABLE.has(res.status));
       } catch (e) {
-        if (e instanceof HttpError && (e.status === 0 || !RETRYABLE.has(e.status)) && !(e as { retryable?: boolean }).retryable) {
-          this.stats.failures++;
-          throw e;
-        }
-        lastError = e instanceof HttpError ? e : new HttpError(url, 0, `GET ${url}: ${(e as Error).message}`);
+        err = e instanceof HttpError ? e : new HttpError(url, 0, `GET ${url}: ${(e as Error).message}`, true);
       }
+      if (!err.retryable) {
+        this.stats.failures++;
+        throw err;
+      }
+      lastError = err;
     }
     this.stats.failures++;
     throw new HttpError(url, lastError?.status ?? 0, `${lastError?.message ?? `GET ${url} failed`} (after ${this.retries + 1} attempts)`);
@@ -158,12 +160,12 @@ export class HttpClient {
           }
           chunks.push(chunk);
         });
-        incoming.on('error', (e) => reject(retryable(new HttpError(url, 0, `GET ${url}: download interrupted: ${e.message}`))));
-        incoming.on('aborted', () => reject(retryable(new HttpError(url, 0, `GET ${url}: download interrupted`))));
+        incoming.on('error', (e) => reject(new HttpError(url, 0, `GET ${url}: download interrupted: ${e.message}`, true)));
+        incoming.on('aborted', () => reject(new HttpError(url, 0, `GET ${url}: download interrupted`, true)));
         incoming.on('end', () => {
           const body = Buffer.concat(chunks, size);
           if (Number.isFinite(declared) && body.length !== declared) {
-            reject(retryable(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`)));
+            reject(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`, true));
             return;
           }
           this.stats.bytes += body.length;
@@ -171,7 +173,7 @@ export class HttpClient {
         });
       });
       req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`timed out after ${this.timeoutMs} ms`)));
-      req.on('error', (e: Error & { code?: string }) => reject(retryable(new HttpError(url, 0, `GET ${url}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`))));
+      req.on('error', (e: Error & { code?: string }) => reject(new HttpError(url, 0, `GET ${url}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, true)));
       req.end();
     });
     if (res.location) {
@@ -195,9 +197,4 @@ export class HttpClient {
       throw new HttpError(url, 0, `GET ${url}: response is not valid JSON (${(e as Error).message}): ${JSON.stringify(text.slice(0, 120))}`);
     }
   }
-}
-
-function retryable(e: HttpError): HttpError {
-  (e as { retryable?: boolean }).retryable = true;
-  return e;
 }
