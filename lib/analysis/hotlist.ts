@@ -1,10 +1,8 @@
 // The hot list: the tests failing most in a window, each with its verdict, evidence, signatures
 // and bugs. The CLI (`buildcop hotlist`), /api/hotlist and the home page all call hotlist().
 import type { Database } from '../store/db';
-import { selectIn } from '../store/bulk';
 import { ignoreMatcher, testOwner } from '../parse/variants';
-
-export { DEFAULT_IGNORE_TESTS, ignoreMatcher } from '../parse/variants';
+import { signatureInfo, testNames } from './names';
 import { bugsForTests, markRecurrence, type BugRef } from './bugRefs';
 import { addRunCounts, aggregateTests, countFailures, previousRunOfJob, runRef, SameConditionIndex, verdictInput, type TestAggregate } from './testStats';
 import { classify, describeChange, type Classification } from './verdict';
@@ -90,27 +88,6 @@ export interface Hotlist {
   items: HotlistItem[];
 }
 
-
-// Test names never change once written and rows are only added: a per-database cache that
-// reads only the rows it has not seen.
-const nameCache = new WeakMap<Database, { maxId: number; byId: Map<number, { name: string; hash: string }> }>();
-
-export async function testNames(db: Database, ids: number[]): Promise<Map<number, { name: string; hash: string }>> {
-  let c = nameCache.get(db);
-  if (!c) nameCache.set(db, (c = { maxId: 0, byId: new Map() }));
-  if (ids.some((id) => id > c.maxId)) {
-    for (const r of await db.all<{ id: number; name: string; hash: string }>('SELECT id, name, hash FROM test WHERE id > ? ORDER BY id', [c.maxId])) {
-      c.byId.set(r.id, { name: r.name, hash: r.hash });
-      c.maxId = r.id;
-    }
-  }
-  return c.byId;
-}
-
-export async function signatureInfo(db: Database, ids: number[]): Promise<Map<number, { hash: string; text: string }>> {
-  const rows = await selectIn<{ id: number; hash: string; text: string }>(db, (p) => `SELECT id, hash, text FROM signature WHERE id IN (${p})`, ids);
-  return new Map(rows.map((r) => [r.id, { hash: r.hash, text: r.text }]));
-}
 
 /** The window's buckets grouped into slices for a sparkline. */
 export function sparkline(w: LoadedWindow, a: TestAggregate): HotlistItem['sparkline'] {

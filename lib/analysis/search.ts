@@ -1,6 +1,7 @@
 // Search failures by regex over failure text and test names, grouped by test, with matches per day
 // against all runs (what ci-search's /chart shows). Bounded in time (the window) and in size.
 import type { Database } from '../store/db';
+import { testNames } from './names';
 import { compileRegex, filterJobs, loadJobs } from './windowData';
 import { day, InvalidQueryError, iso, parseAt, parseWindow, WINDOWS, type WindowName } from './window';
 
@@ -42,13 +43,13 @@ export async function search(db: Database, s: SearchQuery) {
   };
   for (const r of runs) if (!allowed || allowed.has(r.job_id)) dayOf(r.started).runs++;
 
-  const names = new Map((await db.all<{ id: number; name: string; hash: string }>('SELECT id, name, hash FROM test')).map((t) => [t.id, t]));
   const rows = await db.all<{ run_id: number; test_id: number; job_id: number; started: number; outcome: number; message: string; build_id: string; url: string }>(
     `SELECT o.run_id, o.test_id, o.job_id, o.started, o.outcome, o.message, r.build_id, r.url
      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.started >= ? AND o.started < ? ORDER BY o.started DESC LIMIT ?`,
     [from, s.at, SEARCH_ROW_CAP + 1],
   );
   const truncated = rows.length > SEARCH_ROW_CAP;
+  const names = await testNames(db, rows.map((r) => r.test_id));
   const byTest = new Map<number, { test: string; id: string; matches: number; runs: { job: string; buildId: string; url: string; started: string; outcome: string; excerpt: string }[] }>();
   const matchingRuns = new Set<number>();
   for (const row of rows.slice(0, SEARCH_ROW_CAP)) {
