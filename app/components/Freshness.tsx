@@ -1,7 +1,7 @@
 // "Ingested 4 minutes ago", and a visible warning when the data is stale or was never ingested:
 // stale data nobody notices is the most common complaint about CI dashboards.
 import type { Stats } from '@/lib/analysis/stats';
-import { STALE_AFTER_SECONDS } from '@/lib/analysis/health';
+import { freshness } from '@/lib/analysis/health';
 import { ago, shortTime } from './format';
 
 export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus'>; nowMs?: number }) {
@@ -12,9 +12,8 @@ export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<S
       </p>
     );
   }
-  const age = (nowMs - Date.parse(stats.lastIngestAt)) / 1000;
   const failed = stats.lastIngestStatus === 'failed' ? ' The latest ingest pass failed; see the ingest log.' : '';
-  if (age > STALE_AFTER_SECONDS) {
+  if (freshness(stats.lastIngestAt, nowMs).status === 'stale') {
     return (
       <p className="notice warn freshness" role="status" data-freshness="stale">
         <strong>Stale data:</strong> last ingested {ago(stats.lastIngestAt, nowMs)} (<time dateTime={stats.lastIngestAt}>{shortTime(stats.lastIngestAt)}</time>). Is{' '}

@@ -18,6 +18,13 @@ export interface Health {
   counts: { runs: number; pendingRuns: number; jobs: number; tests: number; signatures: number } | null;
 }
 
+/** How old the data is: the one definition of "stale", for the health check and the pages. */
+export function freshness(lastIngestAt: string | null, nowMs = Date.now()): { status: 'ok' | 'stale' | 'never-ingested'; ageSeconds: number | null } {
+  if (!lastIngestAt) return { status: 'never-ingested', ageSeconds: null };
+  const ageSeconds = Math.max(0, Math.round((nowMs - Date.parse(lastIngestAt)) / 1000));
+  return { status: ageSeconds > STALE_AFTER_SECONDS ? 'stale' : 'ok', ageSeconds };
+}
+
 /** The health of the data; `openDb` errors make status "unavailable" rather than throwing. */
 export async function health(openDb: () => Promise<Database>, nowMs = Date.now()): Promise<Health> {
   let db: Database;
@@ -31,9 +38,9 @@ export async function health(openDb: () => Promise<Database>, nowMs = Date.now()
       database: { reachable: false, error: (e as Error).message }, counts: null,
     };
   }
-  const ageSeconds = stats.lastIngestAt ? Math.max(0, Math.round((nowMs - Date.parse(stats.lastIngestAt)) / 1000)) : null;
+  const { status, ageSeconds } = freshness(stats.lastIngestAt, nowMs);
   return {
-    status: ageSeconds === null ? 'never-ingested' : ageSeconds > STALE_AFTER_SECONDS ? 'stale' : 'ok',
+    status,
     lastIngestAt: stats.lastIngestAt,
     lastIngestStatus: stats.lastIngestStatus,
     ageSeconds,
