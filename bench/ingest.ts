@@ -11,6 +11,7 @@ import { allowedHosts, validateConfig, type Config } from '../lib/config';
 import { FINISHED_STATES, selectFiles } from '../lib/ingest/assemble';
 import { DEFAULT_MAX_FILE_BYTES, httpClientFor, ingestPass } from '../lib/ingest/pass';
 import { gcsLocationFromUrl } from '../lib/parse/prowMetadata';
+import { replayConfig } from '../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { fetchDeckRuns } from '../lib/sources/deck';
 import { GcsClient } from '../lib/sources/gcs';
@@ -61,9 +62,8 @@ async function downloadFloor(config: Config): Promise<{ seconds: number; files: 
 
 const dir = await ensureWorld({ end: TEST_WORLD_END });
 const { child, url } = await startReplay(values.port!);
-const template = fs.readFileSync(path.join(dir, 'buildcop.config.json.template'), 'utf8').replaceAll('http://REPLAY', url);
 // runs only (prow and gcs): the floor downloads run artifacts, not bug trackers or payloads
-const { prow, gcs } = JSON.parse(template) as Config;
+const { prow, gcs } = replayConfig(dir, url);
 const config = validateConfig({ prow, gcs });
 console.log(`world: ${dir}; replay server ${url} (hosts ${[...allowedHosts(config)].join(', ')})`);
 try {

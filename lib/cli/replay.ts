@@ -1,6 +1,7 @@
 // replay and world: serve or generate the bundled sample world.
 import fs from 'node:fs';
 import path from 'node:path';
+import { replayConfig } from '../replay/config';
 import { ensureWorld } from '../replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../replay/server';
 import { parse, UsageError } from './args';
@@ -8,9 +9,8 @@ import type { Command } from './commands';
 
 /** Writes a buildcop config whose every source is the replay server at `url`. */
 export function writeReplayConfig(worldDir: string, url: string, file: string): void {
-  const template = fs.readFileSync(path.join(worldDir, 'buildcop.config.json.template'), 'utf8');
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  fs.writeFileSync(file, template.replaceAll('http://REPLAY', url));
+  fs.writeFileSync(file, `${JSON.stringify(replayConfig(worldDir, url), null, 2)}\n`);
 }
 
 function parseEnd(s: string | undefined): Date | undefined {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateConfig, type Config } from '../../lib/config';
+import { replayConfig } from '../../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../../lib/replay/ensureWorld';
 import { startReplayServer, type ReplayServer, type ReplayServerOptions } from '../../lib/replay/server';
 
@@ -42,9 +43,7 @@ export async function replay(dir: string, opts: Partial<ReplayServerOptions> = {
 }
 
 export function configFor(dir: string, url: string, extra: Record<string, unknown> = {}): Config {
-  const template = fs.readFileSync(path.join(dir, 'buildcop.config.json.template'), 'utf8').replaceAll('http://REPLAY', url);
-  // fast retries in tests; the backoff itself is what is being exercised, not its length
-  return validateConfig({ ...JSON.parse(template), ...extra });
+  return validateConfig({ ...replayConfig(dir, url), ...extra });
 }
 
 export function writeConfig(config: Config): string {
