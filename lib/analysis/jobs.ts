@@ -1,7 +1,7 @@
 // Jobs: the list with pass rates, and one job's daily pass rate, recent runs and most failing tests.
 import type { Database } from '../store/db';
 import { hotlist, type HotlistItem } from './hotlist';
-import { loadJobs } from './windowData';
+import { escapeRegex, loadJobs } from './windowData';
 import { day, iso, NotFoundError, parseAt, parseWindow, WINDOWS, type WindowName } from './window';
 
 export interface JobsQuery {
@@ -52,8 +52,6 @@ export async function listJobs(db: Database, q: JobsQuery): Promise<{ window: Wi
   out.sort((a, b) => (a.passRate ?? 2) - (b.passRate ?? 2) || b.runs - a.runs || (a.name < b.name ? -1 : 1));
   return { window: q.window, from: iso(from), to: iso(q.at), jobs: out };
 }
-
-export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function jobDetail(db: Database, name: string, q: JobsQuery) {
   const job = await db.get<{ id: number; name: string; type: string }>('SELECT id, name, type FROM job WHERE name = ?', [name]);

@@ -3,8 +3,10 @@
 import type { Database } from '../store/db';
 import { selectIn } from '../store/bulk';
 import { bugsForTests, type BugRef } from './bugRefs';
-import { hotlist, ignoreMatcher } from './hotlist';
-import { INSTALL_OR_SETUP_TEST, type Classification } from './verdict';
+import { ignoreMatcher, INSTALL_OR_SETUP_TEST } from '../parse/variants';
+import { hotlist } from './hotlist';
+import { escapeRegex } from './windowData';
+import type { Classification } from './verdict';
 
 export interface RawFailingTest {
   test: string;
@@ -30,7 +32,7 @@ export async function failingTestsOfRuns(db: Database, runIds: number[], ignoreT
   );
   for (const id of runIds) out.set(id, []);
   for (const r of rows) {
-    if (ignored(r.name) && !INSTALL_OR_SETUP_TEST.test(r.name)) continue;
+    if (ignored(r.name)) continue;
     out.get(r.run_id)!.push({ test: r.name, id: r.hash, runStarted: r.started });
   }
   const installs = await selectIn<{ id: number; started: number; meta: string }>(
@@ -53,7 +55,6 @@ export async function failingTestsOfRuns(db: Database, runIds: number[], ignoreT
   return out;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The 7-day hot list's verdict and bugs for each test, at `at` (or at the test's own run when older). */
 export async function attachVerdicts(db: Database, at: number, tests: RawFailingTest[]): Promise<Map<string, { classification: Classification; bugs: BugRef[] }>> {

@@ -1,5 +1,6 @@
 // Flake or regression? The verdict on a test and the evidence behind it, from plain numbers.
 // Pure: the caller gathers the counts (lib/analysis/testStats.ts); tests feed it directly.
+import { INSTALL_OR_SETUP_TEST } from '../parse/variants';
 import { fisherGreater } from './fisher';
 import { iso } from './window';
 
@@ -65,7 +66,6 @@ const pct = (f: number, n: number) => (n ? `${((100 * f) / n).toFixed(1)}%` : 'n
 const rate = (f: number, n: number) => (n ? Math.round((f / n) * 10000) / 10000 : 0);
 const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 
-export const INSTALL_OR_SETUP_TEST = /^(install should succeed|.*\bsetup should succeed|.*cluster (install|bootstrap)|\[sig-sippy\] infrastructure should work)/i;
 
 /** The split of the bucket series where the failure rate rose most significantly, if it did and stayed up. */
 export function findStepChange(input: Pick<VerdictInput, 'runsPerBucket' | 'failedPerBucket'>): {

@@ -57,6 +57,9 @@ export async function loadJobs(db: Database): Promise<JobInfo[]> {
   });
 }
 
+/** A regex matching exactly this text. */
+export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export function compileRegex(source: string, what: string): RegExp {
   try {
     return new RegExp(source);

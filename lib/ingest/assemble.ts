@@ -5,6 +5,7 @@ import { parseBuildLog, type BuildLogResult } from '../parse/buildLog';
 import { mergeCases, parseJunit } from '../parse/junit';
 import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
+import { INSTALL_STEP_TEST } from '../parse/variants';
 
 export type FinishedState = 'success' | 'failure' | 'error' | 'aborted';
 export const FINISHED_STATES: ReadonlySet<string> = new Set(['success', 'failure', 'error', 'aborted']);
@@ -43,7 +44,6 @@ export interface ListedObject {
 
 const TOP_LEVEL = new Set(['started.json', 'finished.json', 'prowjob.json', 'build-log.txt']);
 const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
-const INSTALL_TEST = /^install should succeed/;
 
 /** Strips NUL and other C0 controls but tab and newline: PostgreSQL text cannot hold NUL. */
 export function cleanText(s: string): string {
@@ -177,7 +177,7 @@ export function assembleRun(
     (FINISHED_STATES.has(run.state) ? (run.state as FinishedState) : undefined) ??
     stateFromFinished(finished?.result, finished?.passed) ??
     'error';
-  const installSteps = results.filter((r) => r.outcome === 'failed' && INSTALL_TEST.test(r.name)).map((r) => r.name);
+  const installSteps = results.filter((r) => r.outcome === 'failed' && INSTALL_STEP_TEST.test(r.name)).map((r) => r.name);
   const logInstall = logs.find((l) => l.installFailed)?.installFailed;
   const promote = logs.find((l) => l.promote)?.promote;
 

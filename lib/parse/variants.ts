@@ -112,6 +112,12 @@ export function testOwner(testName: string, owners?: Record<string, string[]>): 
   return 'testing';
 }
 
+/** ci-operator's install step tests: when one fails, the cluster never came up. */
+export const INSTALL_STEP_TEST = /^install should succeed/;
+
+/** Install and setup step tests: their failures are the broken cluster itself (kept in the hot list). */
+export const INSTALL_OR_SETUP_TEST = /^(install should succeed|.*\bsetup should succeed|.*cluster (install|bootstrap)|\[sig-sippy\] infrastructure should work)/i;
+
 /** Wrapper tests that only mirror other results (ci-operator steps, monitors), left out by default. */
 export const DEFAULT_IGNORE_TESTS = [
   '^Run multi-stage test ',
@@ -132,7 +138,11 @@ export const DEFAULT_IGNORE_TESTS = [
 
 const matchers = new Map<string, (name: string) => boolean>();
 
-/** Whether a test is left out of the hot list; one alternation, answers remembered per name. */
+/**
+ * Whether a test is left out of the hot list (and gets no failure signature): it matches the
+ * configured list, or the default one, and is not an install or setup step (those always stay in).
+ * One alternation; answers remembered per name.
+ */
 export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string) => boolean {
   const list = ignoreTests ?? DEFAULT_IGNORE_TESTS;
   const key = JSON.stringify(list);
@@ -143,7 +153,7 @@ export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string)
     m = (name) => {
       let v = seen.get(name);
       if (v === undefined) {
-        v = !!re && re.test(name);
+        v = !!re && re.test(name) && !INSTALL_OR_SETUP_TEST.test(name);
         if (seen.size > 200_000) seen.clear();
         seen.set(name, v);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobVariants, normalizeTestName, testOwner } from '../../lib/parse/variants';
+import { ignoreMatcher, jobVariants, normalizeTestName, testOwner } from '../../lib/parse/variants';
 import { describeFixtures, readFixture } from '../fixtures';
 
 describe('jobVariants', () => {
@@ -115,5 +115,17 @@ describeFixtures('testOwner against triage', () => {
       { test_name: string; owners: Record<string, string[]>; expected_owner: string }[];
     expect(vectors.length).toBeGreaterThanOrEqual(4);
     for (const v of vectors) expect(testOwner(v.test_name, v.owners), v.test_name).toBe(v.expected_owner);
+  });
+});
+
+describe('ignoreMatcher', () => {
+  it('leaves out wrapper tests by default and install or setup steps never', () => {
+    const byDefault = ignoreMatcher(undefined);
+    expect(byDefault('Run multi-stage test e2e-aws - e2e-aws-openshift-e2e-test container test')).toBe(true);
+    expect(byDefault('[sig-network] Services should serve a basic endpoint')).toBe(false);
+    const everything = ignoreMatcher(['.*']);
+    expect(everything('[sig-network] Services should serve a basic endpoint')).toBe(true);
+    expect(everything('install should succeed: infrastructure')).toBe(false);
+    expect(ignoreMatcher([])('Run multi-stage test e2e-aws')).toBe(false);
   });
 });
