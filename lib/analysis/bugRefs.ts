@@ -4,7 +4,6 @@ import { selectIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { reasonRank } from './bugLinking';
 
-export { isClosedStatus };
 
 export interface BugRef {
   tracker: string;

@@ -25,14 +25,6 @@ export async function knownRuns(db: Database, sinceStarted: number): Promise<Map
   return new Map(rows.map((r) => [`${r.name}/${r.build_id}`, { state: r.state, fingerprint: r.fingerprint, incomplete: r.meta.includes('"incomplete":true') }]));
 }
 
-export async function runExists(db: Database, job: string, buildId: string): Promise<KnownRun | undefined> {
-  const r = await db.get<{ state: string; fingerprint: string; meta: string }>(
-    'SELECT r.state, r.fingerprint, r.meta FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = ? AND r.build_id = ?',
-    [job, buildId],
-  );
-  return r && { state: r.state, fingerprint: r.fingerprint, incomplete: r.meta.includes('"incomplete":true') };
-}
-
 function capMessage(s: string): string {
   return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
 }
