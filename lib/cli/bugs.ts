@@ -2,7 +2,7 @@
 import { loadConfig, loadConfigIfPresent } from '../config';
 import { BugRequestError, linkBug, listBugs, unlinkBug } from '../analysis/bugs';
 import { refreshBugs } from '../ingest/bugs';
-import { httpClientFor } from '../ingest/pass';
+import { httpClientFor } from '../ingest/run';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
 import type { Command } from './commands';

@@ -1,11 +1,10 @@
 // A whole ingest pass: read Deck's list of runs, fetch and store the finished ones not stored yet (in
 // start order, many downloads in flight, one transaction per run), remember unfinished ones.
 import type { Config } from '../config';
-import { allowedHosts } from '../config';
 import type { ProwRun } from '../parse/types';
 import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
-import { HttpClient } from '../sources/http';
+import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
 import type { Database } from '../store/db';
 import { knownRuns, writeRun } from '../store/runs';
@@ -13,8 +12,8 @@ import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
-import { createAssembler, type AssembledRun } from './assembler';
-import { fetchRun, hasFinished } from './run';
+import { hasFinished, httpClientFor } from './run';
+import { createRunReader, type AssembledRun } from './runReader';
 import { refreshReleases } from './releases';
 
 export interface PassSummary {
@@ -41,20 +40,6 @@ export interface PassOptions {
   runConcurrency?: number;
 }
 
-export function httpClientFor(config: Config): HttpClient {
-  const ingest = config.ingest ?? {};
-  return new HttpClient({
-    allowedHosts: allowedHosts(config),
-    concurrency: ingest.concurrency ?? 32,
-    retries: ingest.retries ?? 4,
-    timeoutMs: ingest.timeoutMs ?? 30_000,
-    maxBytes: ingest.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    headers: { 'user-agent': 'buildcop-ingest' },
-  });
-}
-
-export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
-
 const key = (job: string, buildId: string) => `${job}/${buildId}`;
 const byStart = (a: ProwRun, b: ProwRun) => a.started - b.started || (a.job < b.job ? -1 : a.job > b.job ? 1 : 0) || (a.buildId < b.buildId ? -1 : a.buildId > b.buildId ? 1 : 0);
 
@@ -64,7 +49,6 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, source: '', parsedOn: '', warnings: [] };
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -100,26 +84,17 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const catalog = await Catalog.load(db);
-    const assembler = await createAssembler(catalog.signatures, { workers: config.ingest?.workers, ignoreTests: config.ignoreTests });
-    summary.parsedOn = assembler.kind;
+    const reader = await createRunReader({ config, signatures: catalog.signatures });
+    summary.parsedOn = reader.kind;
+    // Runs are read (downloaded several at once, assembled in start order) and written in start
+    // order, so signature clustering (first text wins) is the same however a pass was interrupted,
+    // and reading overlaps writing.
     const inFlight = Math.max(1, opts.runConcurrency ?? 8);
-    // Each run is downloaded (several at once), assembled (parsed, failures clustered) in start
-    // order on the assembler, and written in start order: so signature clustering (first text wins)
-    // is the same however a pass was interrupted, and parsing overlaps downloads and writes.
     const results: (Promise<AssembledRun | Error> | undefined)[] = [];
-    let queued: Promise<unknown> = Promise.resolve();
     let next = 0;
-    const start = (k: number) => {
-      const fetched = fetchRun(gcs, work[k].run, maxFileBytes).catch((e: Error) => e);
-      const posted = queued
-        .then(() => fetched)
-        .then((f) => ({ result: f instanceof Error ? Promise.resolve(f) : assembler.assemble(f).catch((e: Error) => new Error(`assembling failed: ${e.message}`)) }));
-      queued = posted;
-      results[k] = posted.then((p) => p.result);
-    };
     try {
       for (let i = 0; i < work.length; i++) {
-        while (next < work.length && next < i + inFlight) start(next++);
+        for (; next < work.length && next < i + inFlight; next++) results[next] = reader.read(work[next].run);
         const { run, update } = work[i];
         const assembled = await results[i]!;
         results[i] = undefined;
@@ -155,7 +130,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         progress.tick(`${run.job} ${run.buildId}`);
       }
     } finally {
-      await assembler.close();
+      await reader.close();
     }
     progress.done();
     // Other sources refreshed by the same pass (each optional, none fatal to the rest):

@@ -1,9 +1,26 @@
-// Fetching one run's artifacts from GCS (assembling them is lib/ingest/assembler.ts).
+// Fetching one run's artifacts from GCS (lib/ingest/runReader.ts assembles them).
+import { allowedHosts, type Config } from '../config';
 import { gcsLocationFromUrl } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
+import { HttpClient } from '../sources/http';
 import { selectFiles, type ListedObject, type RunFile } from './assemble';
-import type { FetchedRun } from './assembler';
+import type { FetchedRun } from './runReader';
+
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The HTTP client of a pass, as configured: only the configured hosts, bounded, retrying. */
+export function httpClientFor(config: Config): HttpClient {
+  const ingest = config.ingest ?? {};
+  return new HttpClient({
+    allowedHosts: allowedHosts(config),
+    concurrency: ingest.concurrency ?? 32,
+    retries: ingest.retries ?? 4,
+    timeoutMs: ingest.timeoutMs ?? 30_000,
+    maxBytes: ingest.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    headers: { 'user-agent': 'buildcop-ingest' },
+  });
+}
 
 export class RunFetchError extends Error {}
 

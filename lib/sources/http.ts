@@ -1,7 +1,6 @@
 // The one HTTP client every source uses: only configured hosts, bounded concurrency, retries with
 // backoff on 5xx/429/timeouts/dropped connections, and a size cap per response.
-import http from 'node:http';
-import https from 'node:https';
+import { Agent, errors as undiciErrors } from 'undici';
 
 export class HttpError extends Error {
   constructor(
@@ -43,6 +42,12 @@ export interface RequestOptions {
   accept?: number[];
 }
 
+/** Drops a response body we will not read (its abort is expected, not an error to report). */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export class HttpClient {
@@ -54,8 +59,9 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly retryBaseMs: number;
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  // undici (Node's own fetch engine) through its request API: about half the CPU per request of
+  // node:http, which matters with thousands of small artifact downloads per pass.
+  private readonly agent: Agent;
 
   constructor(private readonly opts: HttpOptions) {
     this.concurrency = opts.concurrency ?? 16;
@@ -63,14 +69,12 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.retryBaseMs = opts.retryBaseMs ?? 250;
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: this.concurrency });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: this.concurrency });
+    this.agent = new Agent({ connections: this.concurrency, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connectTimeout: this.timeoutMs });
   }
 
-  /** Closes idle keep-alive connections (the process can then exit). */
+  /** Closes keep-alive connections (the process can then exit). */
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    void this.agent.destroy().catch(() => undefined);
   }
 
   private async slot<T>(fn: () => Promise<T>): Promise<T> {
@@ -129,60 +133,60 @@ export class HttpClient {
     this.stats.requests++;
     const maxBytes = options.maxBytes ?? this.maxBytes;
     const u = new URL(url);
-    const mod = u.protocol === 'https:' ? https : http;
-    const agent = u.protocol === 'https:' ? this.httpsAgent : this.httpAgent;
-    // node:http with keep-alive agents: several times less overhead per request than fetch(),
-    // which matters with thousands of small artifact downloads per pass.
-    const res = await new Promise<HttpResponse & { location?: string }>((resolve, reject) => {
-      const req = mod.request(u, { method: 'GET', agent, headers: { ...this.opts.headers, ...options.headers } }, (incoming) => {
-        const status = incoming.statusCode ?? 0;
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(incoming.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-        if (status >= 300 && status < 400 && incoming.headers.location) {
-          incoming.resume();
-          resolve({ status, headers, body: Buffer.alloc(0), url, location: new URL(incoming.headers.location, url).toString() });
-          return;
-        }
-        const declared = Number(incoming.headers['content-length'] ?? NaN);
-        if (declared > maxBytes) {
-          incoming.destroy();
-          reject(new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`));
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        incoming.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            incoming.destroy();
-            reject(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        incoming.on('error', (e) => reject(new HttpError(url, 0, `GET ${url}: download interrupted: ${e.message}`, true)));
-        incoming.on('aborted', () => reject(new HttpError(url, 0, `GET ${url}: download interrupted`, true)));
-        incoming.on('end', () => {
-          const body = Buffer.concat(chunks, size);
-          if (Number.isFinite(declared) && body.length !== declared) {
-            reject(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`, true));
-            return;
-          }
-          this.stats.bytes += body.length;
-          resolve({ status, headers, body, url });
-        });
-      });
-      req.setTimeout(this.timeoutMs, () => req.destroy(new Error(`timed out after ${this.timeoutMs} ms`)));
-      req.on('error', (e: Error & { code?: string }) => reject(new HttpError(url, 0, `GET ${url}: ${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, true)));
-      req.end();
-    });
-    if (res.location) {
-      if (redirects >= 5) throw new HttpError(url, res.status, `GET ${url}: too many redirects`);
-      // A redirect may only lead to an allowed host as well.
-      this.checkAllowed(res.location);
-      return this.once(res.location, options, redirects + 1);
+    let res;
+    try {
+      res = await this.agent.request({ origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers: { ...this.opts.headers, ...options.headers } });
+    } catch (e) {
+      throw this.transportError(url, e as Error);
     }
-    return res;
+    const status = res.statusCode;
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const location = headers.get('location');
+    if (status >= 300 && status < 400 && location) {
+      discard(res.body);
+      if (redirects >= 5) throw new HttpError(url, status, `GET ${url}: too many redirects`);
+      const next = new URL(location, url).toString();
+      // A redirect may only lead to an allowed host as well.
+      this.checkAllowed(next);
+      return this.once(next, options, redirects + 1);
+    }
+    const declared = Number(headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      discard(res.body);
+      throw new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          discard(res.body);
+          throw new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`);
+        }
+        chunks.push(chunk);
+      }
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      throw this.transportError(url, e as Error, 'download interrupted: ');
+    }
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    if (Number.isFinite(declared) && body.length !== declared) {
+      throw new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`, true);
+    }
+    this.stats.bytes += body.length;
+    return { status, headers, body, url };
+  }
+
+  /** A connection-level failure (refused, reset, timed out, cut short): worth retrying. */
+  private transportError(url: string, e: Error & { code?: string }, prefix = ''): HttpError {
+    if (e instanceof HttpError) return e;
+    const timedOut = e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError;
+    if (timedOut) return new HttpError(url, 0, `GET ${url}: ${prefix}timed out after ${this.timeoutMs} ms`, true);
+    const message = e.message;
+    const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
+    return new HttpError(url, 0, `GET ${url}: ${prefix}${message}${code && !message.includes(code) ? ` (${code})` : ''}`, true);
   }
 
   async getText(url: string, options?: RequestOptions): Promise<string> {

@@ -1,7 +1,7 @@
 // Writing one run: a single transaction that replaces whatever the database had for (job, build),
 // so a kill -9 leaves either the whole run or none of it, and re-ingest never duplicates.
 import { cleanText } from '../ingest/assemble';
-import type { AssembledRun } from '../ingest/assembler';
+import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
 import type { Database } from './db';
 import { insertMany } from './bulk';

@@ -27,6 +27,7 @@ beforeAll(async () => {
     if (req.url === '/away') return void res.writeHead(302, { location: 'http://elsewhere.example/x' }).end();
     if (req.url === '/here') return void res.writeHead(302, { location: '/flaky-free' }).end();
     if (req.url === '/flaky-free') return void res.end('moved');
+    if (req.url === '/silent') return; // never answers
     res.writeHead(500).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -73,6 +74,9 @@ describe('HttpClient', () => {
   it('follows redirects only to allowed hosts', async () => {
     expect(await client().getText(`${base}/here`)).toBe('moved');
     await expect(client().get(`${base}/away`)).rejects.toThrow(/refusing to contact elsewhere\.example/);
+  });
+  it('gives up on a server that never answers, saying it timed out', async () => {
+    await expect(client({ retries: 1, timeoutMs: 100 }).get(`${base}/silent`)).rejects.toThrow(/timed out after 100 ms \(after 2 attempts\)/);
   });
   it('rejects a body that is not JSON with a readable message', async () => {
     await expect(client().getJson(`${base}/flaky-free`)).rejects.toThrow(/is not valid JSON .*"moved"/);
