@@ -1,10 +1,10 @@
 // Durable bookkeeping of ingest: pending runs (so nothing a pass saw is lost) and the pass log.
 import type { ProwRun } from '../parse/types';
-import type { Database } from '../store/db';
+import type { Database, Sql } from '../store/db';
 import { prismaFor } from '../store/prisma';
 import type { PassSummary } from './pass';
 
-export async function upsertPending(db: Database, run: ProwRun, now: number, error = ''): Promise<void> {
+export async function upsertPending(db: Sql, run: ProwRun, now: number, error = ''): Promise<void> {
   await db.run(
     `INSERT INTO pending_run (job, build_id, url, state, started, first_seen, last_seen, attempts, last_error, record)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

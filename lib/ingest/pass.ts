@@ -6,7 +6,7 @@ import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
-import type { Database } from '../store/db';
+import type { Database, Sql } from '../store/db';
 import { knownRuns, writeRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
@@ -38,6 +38,18 @@ export interface PassOptions {
   http?: HttpClient;
   /** runs fetched at once (each with its own downloads in flight) */
   runConcurrency?: number;
+}
+
+/** Bounds of one write transaction: runs, and milliseconds of writing (the write lock is held). */
+const BATCH_RUNS = 64;
+const BATCH_MS = 200;
+
+/** Whether p settles before the deadline (a performance.now() time). */
+function settlesBy(p: Promise<unknown>, deadline: number): Promise<boolean> {
+  const ms = deadline - performance.now();
+  if (ms <= 0) return Promise.resolve(false);
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
 }
 
 const key = (job: string, buildId: string) => `${job}/${buildId}`;
@@ -88,46 +100,68 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.parsedOn = reader.kind;
     // Runs are read (downloaded several at once, assembled in start order) and written in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
-    // and reading overlaps writing.
+    // and reading overlaps writing. Runs already read are written together, one transaction per
+    // batch and a savepoint per run: a kill -9 loses whole runs only (re-read by the next pass), a
+    // run that cannot be stored is undone alone, and the commits (a WAL write each, on PostgreSQL a
+    // flush) are few. A batch waits for the next run to be read only until its deadline, so the
+    // write lock is never held longer than that, whatever the network does.
     const inFlight = Math.max(1, opts.runConcurrency ?? 8);
     const results: (Promise<AssembledRun | Error> | undefined)[] = [];
+    const ready: boolean[] = [];
     let next = 0;
+    const readAhead = (i: number) => {
+      for (; next < work.length && next < i + inFlight; next++) {
+        const k = next;
+        results[k] = reader.read(work[k].run).then((r) => ((ready[k] = true), r));
+      }
+    };
+    const pending = async (sql: Sql, run: ProwRun, message = '') => {
+      await upsertPending(sql, run, now, message);
+      if (message) progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
+      progress.tick(`${run.job} ${run.buildId} (${message ? 'failed' : 'pending'})`);
+    };
+    /** Stores run i inside the batch's transaction; returns what it adds to the summary. */
+    const store = async (sql: Sql, i: number): Promise<Partial<PassSummary>> => {
+      const { run, update } = work[i];
+      const assembled = await results[i]!;
+      results[i] = undefined;
+      if (assembled instanceof Error) {
+        await pending(sql, run, assembled.message);
+        return { runsFailed: 1 };
+      }
+      const rec = assembled.record;
+      if (!FINISHED_STATES.has(rec.state) || (run.state === 'pending' && !rec.finished)) {
+        await pending(sql, run);
+        return {};
+      }
+      let testResults: number;
+      try {
+        testResults = await writeRun(sql, catalog, assembled, now);
+      } catch (e) {
+        // Rolled back to the run's savepoint: nothing of it is stored. Keep it pending with the
+        // reason (a later pass retries it) and go on; if even that fails the database is unusable.
+        await catalog.reload(sql);
+        await pending(sql, run, `storing failed: ${(e as Error).message}`);
+        return { runsFailed: 1 };
+      }
+      progress.tick(`${run.job} ${run.buildId}`);
+      return { testResults, parseErrors: rec.problems.length, [update ? 'runsUpdated' : 'runsNew']: 1 };
+    };
     try {
-      for (let i = 0; i < work.length; i++) {
-        for (; next < work.length && next < i + inFlight; next++) results[next] = reader.read(work[next].run);
-        const { run, update } = work[i];
-        const assembled = await results[i]!;
-        results[i] = undefined;
-        if (assembled instanceof Error) {
-          summary.runsFailed++;
-          await upsertPending(db, run, now, assembled.message);
-          progress.log(`ingest: ${run.job} ${run.buildId}: ${assembled.message} (will retry next pass)`);
-          progress.tick(`${run.job} ${run.buildId} (failed)`);
-          continue;
-        }
-        const rec = assembled.record;
-        if (!FINISHED_STATES.has(rec.state) || (run.state === 'pending' && !rec.finished)) {
-          await upsertPending(db, run, now);
-          progress.tick(`${run.job} ${run.buildId} (pending)`);
-          continue;
-        }
-        try {
-          summary.testResults += await writeRun(db, catalog, assembled, now);
-        } catch (e) {
-          // The transaction rolled back: nothing of the run is stored. Keep it pending with the
-          // reason (a later pass retries it) and go on; if even that fails the database is unusable.
-          await catalog.reload(db);
-          const message = `storing failed: ${(e as Error).message}`;
-          await upsertPending(db, run, now, message);
-          summary.runsFailed++;
-          progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
-          progress.tick(`${run.job} ${run.buildId} (failed)`);
-          continue;
-        }
-        summary.parseErrors += rec.problems.length;
-        if (update) summary.runsUpdated++;
-        else summary.runsNew++;
-        progress.tick(`${run.job} ${run.buildId}`);
+      for (let i = 0; i < work.length; ) {
+        readAhead(i);
+        await results[i];
+        const added = await db.tx(async (sql) => {
+          const batch: Partial<PassSummary>[] = [];
+          const deadline = performance.now() + BATCH_MS;
+          do {
+            readAhead(i);
+            batch.push(await store(sql, i++));
+          } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
+          return batch;
+        });
+        // counted once committed
+        for (const d of added) for (const [k, v] of Object.entries(d) as [keyof PassSummary, number][]) (summary[k] as number) += v;
       }
     } finally {
       await reader.close();

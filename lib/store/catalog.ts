@@ -2,7 +2,7 @@
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
 import type { StoredSignature } from '../analysis/signatures';
-import type { Database, Sql } from './db';
+import type { Sql } from './db';
 import { insertMany, selectIn } from './bulk';
 import { encodeTestSet, testSetHash } from './testSets';
 
@@ -16,7 +16,7 @@ export class Catalog {
   /** the stored signatures in creation order, to seed the clustering index */
   signatures: StoredSignature[] = [];
 
-  static async load(db: Database): Promise<Catalog> {
+  static async load(db: Sql): Promise<Catalog> {
     const c = new Catalog();
     for (const r of await db.all<{ id: number; name: string }>('SELECT id, name FROM job')) c.jobs.set(r.name, r.id);
     for (const r of await db.all<{ id: number; hash: string }>('SELECT id, hash FROM test')) c.tests.set(r.hash, r.id);
@@ -91,7 +91,7 @@ export class Catalog {
   }
 
   /** After a rolled-back transaction: forget ids that may not have been committed. */
-  async reload(db: Database): Promise<void> {
+  async reload(db: Sql): Promise<void> {
     const fresh = await Catalog.load(db);
     Object.assign(this, fresh);
   }

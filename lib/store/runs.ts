@@ -3,7 +3,7 @@
 import { cleanText } from '../ingest/assemble';
 import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
-import type { Database } from './db';
+import type { Database, Sql } from './db';
 import { insertMany } from './bulk';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
@@ -30,7 +30,7 @@ function capMessage(s: string): string {
 }
 
 /** Stores a run (replacing an earlier version). Returns the number of test results written. */
-export async function writeRun(db: Database, catalog: Catalog, assembled: AssembledRun, now: number): Promise<number> {
+export async function writeRun(db: Sql, catalog: Catalog, assembled: AssembledRun, now: number): Promise<number> {
   const rec = assembled.record;
   return db.tx(async (sql) => {
     const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
