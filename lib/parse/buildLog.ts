@@ -140,12 +140,21 @@ function rawCase(name: string, result: RawCase['result'], message: string, durat
 
 const enum List { None, Flaky, Failing, Ignored }
 
+export interface BuildLogOptions {
+  /**
+   * Return passed and skipped lines as cases too (default). Without them only failures and flakes
+   * are cases: enough where a junit file already gives every result, and most lines of a log are
+   * passes.
+   */
+  passes?: boolean;
+}
+
 /** Parses an openshift-tests build log. Never throws; unknown lines are ignored. */
-export function parseBuildLog(text: string): BuildLogResult {
+export function parseBuildLog(text: string, options: BuildLogOptions = {}): BuildLogResult {
   const result: BuildLogResult = { cases: [], failing: [], flaky: [], failTexts: {} };
   if (typeof text !== 'string') return result;
   try {
-    scanLines(text, result);
+    scanLines(text, result, options.passes ?? true);
     const promote = findPromote(text);
     if (promote) result.promote = promote;
     const installFailed = findInstallFatal(text);
@@ -156,7 +165,7 @@ export function parseBuildLog(text: string): BuildLogResult {
   return result;
 }
 
-function scanLines(text: string, result: BuildLogResult): void {
+function scanLines(text: string, result: BuildLogResult, passes: boolean): void {
   const len = text.length;
   let list = List.None;
   let listStarted = false; // the header's blank line was consumed
@@ -195,7 +204,7 @@ function scanLines(text: string, result: BuildLogResult): void {
       if (!kind) continue;
       const failStart = failAt;
       failAt = -1;
-      if (kind === 'started') continue;
+      if (kind === 'started' || (!passes && (kind === 'passed' || kind === 'skipped'))) continue;
       const open = start + kind.length + 2;
       const close = text.indexOf(')', open);
       if (close < 0 || close >= end) continue;

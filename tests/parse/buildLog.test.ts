@@ -112,6 +112,17 @@ describe('parseBuildLog on openshift-tests output', () => {
     expect(r.installFailed).toBeUndefined();
   });
 
+  it('without passes, keeps only the failures and flakes, and everything else the same', () => {
+    const all = parseBuildLog(RUN);
+    const lean = parseBuildLog(RUN, { passes: false });
+    expect(lean.cases.map((c) => [c.result, c.name])).toEqual([
+      ['failed', HOOK],
+      ['failed', BUILD],
+      ['passed', BUILD],
+    ]);
+    expect({ ...lean, cases: [] }).toEqual({ ...all, cases: [] });
+  });
+
   it('gives the same result for CRLF line ends', () => {
     expect(parseBuildLog(RUN.replace(/\n/g, '\r\n'))).toEqual(parseBuildLog(RUN));
   });
