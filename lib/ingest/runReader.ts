@@ -161,31 +161,41 @@ export class WireDecoder {
   }
 }
 
+/**
+ * The reader thread is kept between passes (idle, not keeping the process alive), so the passes of
+ * a long-running `ingest --interval` run warm code instead of starting a cold thread each time.
+ * Each pass begins with its own number, configuration and signatures; messages of another pass
+ * are ignored on both sides.
+ */
 class WorkerRunReader implements RunReader {
   readonly kind = 'worker thread' as const;
   private next = 0;
   private readonly waiting = new Map<number, (r: AssembledRun | Error) => void>();
   private readonly decoder = new WireDecoder();
   private failed: Error | undefined;
+  private readonly onMessage = (m: WireRun & { pass: number }) => {
+    if (m.pass !== this.pass) return;
+    const done = this.waiting.get(m.id);
+    this.waiting.delete(m.id);
+    if (m.error !== undefined) done?.(new Error(m.error));
+    // decoded even when nobody waits, to keep the name numbering in step
+    else done?.(this.decoder.decode(m));
+  };
+  private readonly onFailure = (e: Error | number) => {
+    this.failed = typeof e === 'number' ? new Error(`the run reader thread exited with code ${e}`) : e;
+    for (const done of this.waiting.values()) done(this.failed);
+    this.waiting.clear();
+    idle.delete(this.worker);
+  };
 
-  constructor(private readonly worker: Worker) {
-    worker.on('message', (m: WireRun) => {
-      const done = this.waiting.get(m.id);
-      this.waiting.delete(m.id);
-      if (m.error !== undefined) done?.(new Error(m.error));
-      else {
-        // decode even when nobody waits, to keep the name numbering in step
-        const run = this.decoder.decode(m);
-        done?.(run);
-      }
-    });
-    const fail = (e: Error) => {
-      this.failed = e;
-      for (const done of this.waiting.values()) done(e);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the run reader thread exited with code ${code}`)));
+  constructor(
+    private readonly worker: Worker,
+    private readonly pass: number,
+  ) {
+    worker.on('message', this.onMessage);
+    worker.on('error', this.onFailure);
+    worker.on('exit', this.onFailure);
+    worker.ref();
   }
 
   read(run: ProwRun): Promise<AssembledRun | Error> {
@@ -193,14 +203,29 @@ class WorkerRunReader implements RunReader {
     const id = this.next++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.worker.postMessage({ id, run });
+      this.worker.postMessage({ pass: this.pass, id, run });
     });
   }
 
   async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    await this.worker.terminate();
+    this.worker.off('message', this.onMessage).off('error', this.onFailure).off('exit', this.onFailure);
+    if (this.failed) return;
+    this.worker.postMessage({ pass: this.pass, end: true });
+    this.worker.unref();
+    idle.add(this.worker);
   }
+}
+
+/** Reader threads between passes. */
+const idle = new Set<Worker>();
+let passes = 0;
+
+async function startWorker(): Promise<Worker> {
+  const worker = new Worker(await workerScript());
+  worker.unref();
+  worker.on('error', () => idle.delete(worker));
+  worker.on('exit', () => idle.delete(worker));
+  return worker;
 }
 
 let workerFile: Promise<string> | undefined;
@@ -243,20 +268,29 @@ function workerScript(): Promise<string> {
 
 /**
  * A run reader on a worker thread when the machine has cores to spare (`workers` decides when
- * given), else inline; inline too when the worker cannot be started. Measured on 2 cores with the
- * replay server on the same machine, the worker lost (2.3 s against 1.8 s a pass): every core was
- * busy, and a fresh thread runs cold code; hence the default, a worker from 3 cores up.
+ * given), else inline; inline too when the worker cannot be started. On 2 cores with the replay
+ * server on the same machine the two measured the same (a median 1.5 s a pass either way: every core
+ * was busy), so the default is a worker from 3 cores up, where the main thread then only writes.
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
   const workers = opts.workers ?? opts.config.ingest?.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
   if (workers < 1) return new InlineRunReader(opts.config, opts.signatures);
   try {
-    const worker = new Worker(await workerScript(), { workerData: { config: opts.config, signatures: opts.signatures } });
+    let worker = idle.values().next().value as Worker | undefined;
+    if (worker) idle.delete(worker);
+    else worker = await startWorker();
+    const pass = ++passes;
+    const w = worker;
     await new Promise<void>((resolve, reject) => {
-      worker.once('message', (m: { ready?: boolean }) => (m.ready ? resolve() : reject(new Error('unexpected first message'))));
-      worker.once('error', reject);
+      const onMessage = (m: { pass?: number; ready?: boolean }) => {
+        if (m.pass !== pass || !m.ready) return;
+        w.off('message', onMessage).off('error', reject);
+        resolve();
+      };
+      w.on('message', onMessage).once('error', reject);
+      w.postMessage({ pass, begin: { config: opts.config, signatures: opts.signatures } });
     });
-    return new WorkerRunReader(worker);
+    return new WorkerRunReader(worker, pass);
   } catch {
     return new InlineRunReader(opts.config, opts.signatures);
   }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStats } from '../../lib/analysis/stats';
 import { ingestPass } from '../../lib/ingest/pass';
-import { closeDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -82,6 +82,32 @@ describe('Deck', () => {
       await later.close();
     } finally {
       await closeDatabase(db);
+    }
+  });
+});
+
+describe('the run reader thread', () => {
+  it('stores what the main thread would, and serves pass after pass', async () => {
+    const server = await replay(dir);
+    const jobs = '^(periodic-ci-openshift-release-master-nightly-4\\.2-e2e-(aws|gcp)|release-promote-.*)$';
+    const ingest = async (workers: number) => {
+      const db = await fresh();
+      try {
+        const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs }, ingest: { workers } }), db });
+        expect(s.parsedOn).toBe(workers ? 'worker thread' : 'main thread');
+        return await logicalDump(db);
+      } finally {
+        await closeDatabase(db);
+      }
+    };
+    try {
+      const inline = await ingest(0);
+      expect((inline.runs as unknown[]).length).toBeGreaterThan(50);
+      // the second worker pass reuses the thread the first one left idle
+      expect(await ingest(1)).toEqual(inline);
+      expect(await ingest(1)).toEqual(inline);
+    } finally {
+      await server.close();
     }
   });
 });
