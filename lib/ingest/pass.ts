@@ -6,14 +6,15 @@ import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
-import type { Database, Sql } from '../store/db';
-import { knownRuns, writeRun } from '../store/runs';
+import type { Database } from '../store/db';
+import { knownRuns } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
 import { hasFinished, httpClientFor } from './run';
 import { createRunReader, type AssembledRun } from './runReader';
+import { storeBatch, type RunToStore } from './storeBatch';
 import { refreshReleases } from './releases';
 
 export interface PassSummary {
@@ -40,7 +41,7 @@ export interface PassOptions {
   runConcurrency?: number;
 }
 
-/** Bounds of one write transaction: runs, and milliseconds of writing (the write lock is held). */
+/** Bounds of one batch of runs stored together: runs, and milliseconds spent waiting for more. */
 const BATCH_RUNS = 64;
 const BATCH_MS = 200;
 
@@ -87,7 +88,9 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
       else if (k.incomplete || k.state !== run.state) work.push({ run, update: true });
     }
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists: finished since?
-    for (const p of await listPending(db)) {
+    const pendingRows = await listPending(db);
+    const wasPending = new Set(pendingRows.map((p) => key(p.run.job, p.run.buildId)));
+    for (const p of pendingRows) {
       if (listedKeys.has(key(p.run.job, p.run.buildId)) || (jobFilter && !jobFilter.test(p.run.job))) continue;
       if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false });
       else if (gcs && (await hasFinished(gcs, p.run).catch(() => false))) work.push({ run: { ...p.run, state: 'pending' }, update: false });
@@ -98,13 +101,10 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const catalog = await Catalog.load(db);
     const reader = await createRunReader({ config, signatures: catalog.signatures });
     summary.parsedOn = reader.kind;
-    // Runs are read (downloaded several at once, assembled in start order) and written in start
+    // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
-    // and reading overlaps writing. Runs already read are written together, one transaction per
-    // batch and a savepoint per run: a kill -9 loses whole runs only (re-read by the next pass), a
-    // run that cannot be stored is undone alone, and the commits (a WAL write each, on PostgreSQL a
-    // flush) are few. A batch waits for the next run to be read only until its deadline, so the
-    // write lock is never held longer than that, whatever the network does.
+    // and reading overlaps storing. Runs already read are stored together (lib/ingest/storeBatch.ts);
+    // a batch waits for the next run only until its deadline, and never inside a transaction.
     const inFlight = Math.max(1, opts.runConcurrency ?? 8);
     const results: (Promise<AssembledRun | Error> | undefined)[] = [];
     const ready: boolean[] = [];
@@ -115,53 +115,28 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         results[k] = reader.read(work[k].run).then((r) => ((ready[k] = true), r));
       }
     };
-    const pending = async (sql: Sql, run: ProwRun, message = '') => {
-      await upsertPending(sql, run, now, message);
-      if (message) progress.log(`ingest: ${run.job} ${run.buildId}: ${message} (will retry next pass)`);
-      progress.tick(`${run.job} ${run.buildId} (${message ? 'failed' : 'pending'})`);
-    };
-    /** Stores run i inside the batch's transaction; returns what it adds to the summary. */
-    const store = async (sql: Sql, i: number): Promise<Partial<PassSummary>> => {
-      const { run, update } = work[i];
-      const assembled = await results[i]!;
-      results[i] = undefined;
-      if (assembled instanceof Error) {
-        await pending(sql, run, assembled.message);
-        return { runsFailed: 1 };
-      }
-      const rec = assembled.record;
-      if (!FINISHED_STATES.has(rec.state) || (run.state === 'pending' && !rec.finished)) {
-        await pending(sql, run);
-        return {};
-      }
-      let testResults: number;
-      try {
-        testResults = await writeRun(sql, catalog, assembled, now);
-      } catch (e) {
-        // Rolled back to the run's savepoint: nothing of it is stored. Keep it pending with the
-        // reason (a later pass retries it) and go on; if even that fails the database is unusable.
-        await catalog.reload(sql);
-        await pending(sql, run, `storing failed: ${(e as Error).message}`);
-        return { runsFailed: 1 };
-      }
-      progress.tick(`${run.job} ${run.buildId}`);
-      return { testResults, parseErrors: rec.problems.length, [update ? 'runsUpdated' : 'runsNew']: 1 };
-    };
     try {
       for (let i = 0; i < work.length; ) {
         readAhead(i);
         await results[i];
-        const added = await db.tx(async (sql) => {
-          const batch: Partial<PassSummary>[] = [];
-          const deadline = performance.now() + BATCH_MS;
-          do {
-            readAhead(i);
-            batch.push(await store(sql, i++));
-          } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
-          return batch;
-        });
-        // counted once committed
-        for (const d of added) for (const [k, v] of Object.entries(d) as [keyof PassSummary, number][]) (summary[k] as number) += v;
+        const batch: RunToStore[] = [];
+        const deadline = performance.now() + BATCH_MS;
+        do {
+          readAhead(i);
+          const { run, update } = work[i];
+          batch.push({ run, update, wasPending: wasPending.has(key(run.job, run.buildId)), read: await results[i]! });
+          results[i++] = undefined;
+        } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
+        for (const s of await storeBatch(db, catalog, batch, now)) {
+          const label = `${s.run.job} ${s.run.buildId}`;
+          if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (will retry next pass)`);
+          progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
+          if (s.outcome === 'new') summary.runsNew++;
+          else if (s.outcome === 'updated') summary.runsUpdated++;
+          else if (s.outcome === 'failed') summary.runsFailed++;
+          summary.testResults += s.testResults;
+          summary.parseErrors += s.parseErrors;
+        }
       }
     } finally {
       await reader.close();

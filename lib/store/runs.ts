@@ -29,39 +29,52 @@ function capMessage(s: string): string {
   return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
 }
 
-/** Stores a run (replacing an earlier version). Returns the number of test results written. */
-export async function writeRun(db: Sql, catalog: Catalog, assembled: AssembledRun, now: number): Promise<number> {
-  const rec = assembled.record;
-  return db.tx(async (sql) => {
-    const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
-    const executed = rec.results.filter((r) => r.outcome !== 'skipped');
-    const ids = await catalog.testIds(sql, rec.results.map((r) => r.name), now);
-    const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
-    const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
-    for (const r of rec.results) counts[r.outcome]++;
+/** How a run is stored: what the pass knows about rows it may already have. */
+export interface WriteRunOptions {
+  /** an earlier version may be stored (else it is assumed new, and checked by the insert) */
+  replace: boolean;
+  /** it has a pending_run row to clear */
+  wasPending: boolean;
+}
 
+const RUN_COLUMNS = `job_id, build_id, state, started, finished, url, gcs_path, pull, base_ref, commit_sha, payload,
+  test_set_id, passed, failed, flaked, skipped, install_failed, parse_errors, meta, fingerprint, ingested_at`;
+const INSERT_RUN = `INSERT INTO run (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * Stores a run, replacing an earlier version; to be called inside a transaction, so that either the
+ * whole run or none of it is stored. Returns the number of test results written. A new run costs
+ * one statement for the run and one for its failures: on PostgreSQL each statement is a round trip.
+ */
+export async function writeRun(sql: Sql, catalog: Catalog, assembled: AssembledRun, now: number, opts: WriteRunOptions): Promise<number> {
+  const rec = assembled.record;
+  const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
+  const executed = rec.results.filter((r) => r.outcome !== 'skipped');
+  const ids = await catalog.testIds(sql, rec.results.map((r) => r.name), now);
+  const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
+  const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
+  for (const r of rec.results) counts[r.outcome]++;
+  const values = [
+    jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
+    testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
+    JSON.stringify(rec.meta), rec.fingerprint, now,
+  ];
+  let row = opts.replace ? undefined : await sql.get<{ id: number }>(`${INSERT_RUN} ON CONFLICT (job_id, build_id) DO NOTHING RETURNING id`, values);
+  if (!row) {
+    // an earlier version (its outcomes and parse errors go with it: ON DELETE CASCADE)
     await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [jobId, rec.buildId]);
-    const row = await sql.get<{ id: number }>(
-      `INSERT INTO run (job_id, build_id, state, started, finished, url, gcs_path, pull, base_ref, commit_sha, payload,
-         test_set_id, passed, failed, flaked, skipped, install_failed, parse_errors, meta, fingerprint, ingested_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
-        testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
-        JSON.stringify(rec.meta), rec.fingerprint, now,
-      ],
-    );
-    const runId = row!.id;
-    const outcomes = [];
-    for (const [i, r] of rec.results.entries()) {
-      if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
-      const sig = assembled.signatures[i];
-      const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
-      outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
-    }
-    await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
-    await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]));
-    await sql.run('DELETE FROM pending_run WHERE job = ? AND build_id = ?', [rec.job, rec.buildId]);
-    return rec.results.length;
-  });
+    row = await sql.get<{ id: number }>(`${INSERT_RUN} RETURNING id`, values);
+  }
+  const runId = row!.id;
+  const outcomes = [];
+  for (const [i, r] of rec.results.entries()) {
+    if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
+    const sig = assembled.signatures[i];
+    const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
+    outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
+  }
+  await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
+  await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]));
+  if (opts.wasPending) await sql.run('DELETE FROM pending_run WHERE job = ? AND build_id = ?', [rec.job, rec.buildId]);
+  return rec.results.length;
 }
