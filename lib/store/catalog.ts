@@ -2,9 +2,15 @@
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
 import type { StoredSignature } from '../analysis/signatures';
-import type { Sql } from './db';
+import type { Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
 import { encodeTestSet, testSetHash } from './testSets';
+
+/** The id of a row inserted if new: one statement, and a second only when it already existed. */
+async function insertOrSelect(sql: Sql, insert: string, values: Param[], select: string, keys: Param[]): Promise<number> {
+  const inserted = await sql.get<{ id: number }>(`${insert} RETURNING id`, values);
+  return inserted ? inserted.id : (await sql.get<{ id: number }>(select, keys))!.id;
+}
 
 export class Catalog {
   private jobs = new Map<string, number>();
@@ -30,10 +36,9 @@ export class Catalog {
   async jobId(sql: Sql, name: string, type: string, now: number): Promise<number> {
     const known = this.jobs.get(name);
     if (known !== undefined) return known;
-    await sql.run('INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [name, type, now]);
-    const row = await sql.get<{ id: number }>('SELECT id FROM job WHERE name = ?', [name]);
-    this.jobs.set(name, row!.id);
-    return row!.id;
+    const id = await insertOrSelect(sql, 'INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [name, type, now], 'SELECT id FROM job WHERE name = ?', [name]);
+    this.jobs.set(name, id);
+    return id;
   }
 
   /** Ids of the named tests, creating the missing ones. */
@@ -74,20 +79,18 @@ export class Catalog {
     const hash = testSetHash(members);
     const known = this.testSets.get(hash);
     if (known !== undefined) return known;
-    await sql.run('INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, sorted.length, members]);
-    const row = await sql.get<{ id: number }>('SELECT id FROM test_set WHERE hash = ?', [hash]);
-    this.testSets.set(hash, row!.id);
-    return row!.id;
+    const id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, sorted.length, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
+    this.testSets.set(hash, id);
+    return id;
   }
 
   /** The id of a signature the clustering index chose, creating its row if new. */
   async signatureId(sql: Sql, sig: { hash: string; text: string }, firstSeen: number): Promise<number> {
     const known = this.signatureIds.get(sig.hash);
     if (known !== undefined) return known;
-    await sql.run('INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen]);
-    const row = await sql.get<{ id: number }>('SELECT id FROM signature WHERE hash = ?', [sig.hash]);
-    this.signatureIds.set(sig.hash, row!.id);
-    return row!.id;
+    const id = await insertOrSelect(sql, 'INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen], 'SELECT id FROM signature WHERE hash = ?', [sig.hash]);
+    this.signatureIds.set(sig.hash, id);
+    return id;
   }
 
   /** After a rolled-back transaction: forget ids that may not have been committed. */
