@@ -106,7 +106,14 @@ export function combineResults(
   logs: BuildLogResult[],
 ): { results: TestResult[]; source: string } {
   const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
-  const junitResults = mergeCases(junits.flatMap((j) => j.cases));
+  const junitResults = mergeCases(junits.length === 1 ? junits[0].cases : junits.flatMap((j) => j.cases));
+  const failTexts = Object.assign({}, ...logs.map((l) => l.failTexts)) as Record<string, string>;
+  const withLogText = (r: TestResult): TestResult =>
+    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts[r.name] ? { ...r, message: failTexts[r.name] } : r;
+  if (e2e.length && !e2e.some((j) => j.error)) {
+    // the common case: sound junit gives every result; logs only fill in failure text
+    return { results: junitResults.map(withLogText), source: 'junit' };
+  }
   const byName = new Map(junitResults.map((r) => [r.name, r]));
   const brokenNames = new Set(e2e.filter((j) => j.error).flatMap((j) => j.cases.map((c) => c.name)));
   const logCases = logs.flatMap((l) => l.cases);
@@ -123,11 +130,7 @@ export function combineResults(
       if (l.failing.length || l.flaky.length) source = 'build-log-summary';
     }
   }
-  const failTexts = Object.assign({}, ...logs.map((l) => l.failTexts)) as Record<string, string>;
-  const results = [...byName.values()].map((r) =>
-    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts[r.name] ? { ...r, message: failTexts[r.name] } : r,
-  );
-  return { results, source };
+  return { results: [...byName.values()].map(withLogText), source };
 }
 
 /** Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files. */

@@ -383,17 +383,26 @@ function scan(s: string, cases: RawCase[]): { cases: RawCase[]; error?: string }
  * skipped only = skipped, skipped + passed = passed, skipped + failed = failed.
  */
 export function mergeCases(cases: RawCase[]): TestResult[] {
-  const byName = new Map<string, { failed: boolean; passed: boolean; message: string }>();
-  for (const c of cases) {
-    let m = byName.get(c.name);
-    if (!m) { m = { failed: false, passed: false, message: '' }; byName.set(c.name, m); }
-    if (c.result === 'failed') { m.failed = true; m.message = c.message; }
-    else if (c.result === 'passed') m.passed = true;
-  }
+  // one result object per name, filled in place (a run has hundreds to thousands of cases)
+  const index = new Map<string, number>();
   const out: TestResult[] = [];
-  for (const [name, m] of byName) {
-    const outcome = m.failed ? (m.passed ? 'flaked' : 'failed') : m.passed ? 'passed' : 'skipped';
-    out.push({ name, outcome, message: m.failed ? m.message : '' });
+  const state: number[] = []; // bit 1: a failure seen, bit 2: a pass seen
+  for (const c of cases) {
+    let k = index.get(c.name);
+    if (k === undefined) {
+      k = out.length;
+      index.set(c.name, k);
+      out.push({ name: c.name, outcome: 'skipped', message: '' });
+      state.push(0);
+    }
+    if (c.result === 'failed') {
+      state[k] |= 1;
+      out[k].message = c.message;
+    } else if (c.result === 'passed') state[k] |= 2;
+  }
+  for (let k = 0; k < out.length; k++) {
+    const st = state[k];
+    out[k].outcome = st === 3 ? 'flaked' : st === 1 ? 'failed' : st === 2 ? 'passed' : 'skipped';
   }
   return out;
 }
