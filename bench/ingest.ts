@@ -5,7 +5,7 @@
 // passes of a long-running `ingest --interval` are. The machine's speed drifts by a third over
 // minutes, so each round measures its floor right before its ingest, and the summary gives the
 // median and the best of the warm rounds.
-//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5]
+//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--workers 0|1]
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +22,7 @@ import { fetchDeckRuns } from '../lib/sources/deck';
 import { GcsClient } from '../lib/sources/gcs';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18099' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
 
 async function startReplay(port: string): Promise<{ child: ChildProcess; url: string }> {
@@ -69,7 +69,7 @@ const dir = await ensureWorld({ end: TEST_WORLD_END });
 const { child, url } = await startReplay(values.port!);
 // runs only (prow and gcs): the floor downloads run artifacts, not bug trackers or payloads
 const { prow, gcs } = replayConfig(dir, url);
-const config = validateConfig({ prow, gcs });
+const config = validateConfig({ prow, gcs, ...(values.workers !== undefined ? { ingest: { workers: Number(values.workers) } } : {}) });
 console.log(`world: ${dir}; replay server ${url} (hosts ${[...allowedHosts(config)].join(', ')})`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 try {

@@ -260,6 +260,15 @@ function workerScript(): Promise<string> {
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, code);
       fs.renameSync(tmp, file);
+      // bundles of earlier sources, unless just written (another process may be about to load it)
+      for (const old of fs.readdirSync(dir)) {
+        const p = path.join(dir, old);
+        try {
+          if (old.startsWith('run-reader-worker-') && p !== file && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { force: true });
+        } catch {
+          // gone already (another process cleaned up)
+        }
+      }
     }
     return file;
   })();
