@@ -28,9 +28,19 @@ export interface HttpOptions {
   headers?: Record<string, string>;
 }
 
+/** A response's headers, read on demand (building a WHATWG Headers per download cost more than the rest). */
+export class ResponseHeaders {
+  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
+  /** the header's value (repeated ones joined by ", "), or null; names are case-insensitive */
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+}
+
 export interface HttpResponse {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   body: Buffer;
   url: string;
 }
@@ -140,8 +150,7 @@ export class HttpClient {
       throw this.transportError(url, e as Error);
     }
     const status = res.statusCode;
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const headers = new ResponseHeaders(res.headers);
     const location = headers.get('location');
     if (status >= 300 && status < 400 && location) {
       discard(res.body);
