@@ -1,5 +1,5 @@
 // A whole ingest pass: read Deck's list of runs, fetch and store the finished ones not stored yet (in
-// start order, many downloads in flight, one transaction per run), remember unfinished ones.
+// start order, many downloads in flight, stored in batches), remember unfinished ones.
 import type { Config } from '../config';
 import type { ProwRun } from '../parse/types';
 import { fetchDeckRuns } from '../sources/deck';
@@ -36,6 +36,7 @@ export interface PassOptions {
   config: Config;
   db: Database;
   progress?: Progress;
+  /** the HTTP client for every source (a run reader thread has its own, from the configuration) */
   http?: HttpClient;
   /** runs fetched at once (each with its own downloads in flight) */
   runConcurrency?: number;
@@ -99,7 +100,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const catalog = await Catalog.load(db);
-    const reader = await createRunReader({ config, signatures: catalog.signatures });
+    const reader = await createRunReader({ config, signatures: catalog.signatures, http });
     summary.parsedOn = reader.kind;
     // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,

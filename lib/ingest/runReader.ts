@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import type { ParseProblem, ProwRun, TestResult } from '../parse/types';
 import { ignoreMatcher } from '../parse/variants';
 import { GcsClient } from '../sources/gcs';
+import type { HttpClient } from '../sources/http';
 import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './assemble';
 import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
 
@@ -44,6 +45,8 @@ export interface RunReaderOptions {
   signatures: StoredSignature[];
   /** 0: read on the main thread; default: a worker from 3 cores up */
   workers?: number;
+  /** the pass's HTTP client, used when reading on the main thread (a worker has its own) */
+  http?: HttpClient;
 }
 
 /**
@@ -65,14 +68,15 @@ export function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isW
 export class InlineRunReader implements RunReader {
   readonly kind = 'main thread' as const;
   private readonly gcs: GcsClient | undefined;
-  private readonly http;
+  private readonly http: HttpClient;
   private readonly index: SignatureIndex;
   private readonly isWrapper: (name: string) => boolean;
   private readonly maxFileBytes: number;
   private queued: Promise<unknown> = Promise.resolve();
 
-  constructor(config: Config, signatures: StoredSignature[]) {
-    this.http = httpClientFor(config);
+  /** `http`: a client to share (left open by close); else one of its own from the configuration */
+  constructor(config: Config, signatures: StoredSignature[], private readonly shared?: HttpClient) {
+    this.http = shared ?? httpClientFor(config);
     this.gcs = config.gcs ? new GcsClient(this.http, config.gcs.url) : undefined;
     this.maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.index = new SignatureIndex(signatures);
@@ -96,7 +100,7 @@ export class InlineRunReader implements RunReader {
   }
 
   async close(): Promise<void> {
-    this.http.close();
+    if (!this.shared) this.http.close();
   }
 }
 
@@ -177,9 +181,10 @@ class WorkerRunReader implements RunReader {
     if (m.pass !== this.pass) return;
     const done = this.waiting.get(m.id);
     this.waiting.delete(m.id);
-    if (m.error !== undefined) done?.(new Error(m.error));
+    if (m.error !== undefined) return done?.(new Error(m.error));
     // decoded even when nobody waits, to keep the name numbering in step
-    else done?.(this.decoder.decode(m));
+    const run = this.decoder.decode(m);
+    done?.(run);
   };
   private readonly onFailure = (e: Error | number) => {
     this.failed = typeof e === 'number' ? new Error(`the run reader thread exited with code ${e}`) : e;
@@ -283,7 +288,7 @@ function workerScript(): Promise<string> {
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
   const workers = opts.workers ?? opts.config.ingest?.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
-  if (workers < 1) return new InlineRunReader(opts.config, opts.signatures);
+  if (workers < 1) return new InlineRunReader(opts.config, opts.signatures, opts.http);
   try {
     let worker = idle.values().next().value as Worker | undefined;
     if (worker) idle.delete(worker);
@@ -301,6 +306,6 @@ export async function createRunReader(opts: RunReaderOptions): Promise<RunReader
     });
     return new WorkerRunReader(worker, pass);
   } catch {
-    return new InlineRunReader(opts.config, opts.signatures);
+    return new InlineRunReader(opts.config, opts.signatures, opts.http);
   }
 }
