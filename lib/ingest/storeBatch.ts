@@ -1,11 +1,12 @@
-// Storing the runs a pass has read, several in one transaction: the commits (a WAL write each, on
-// PostgreSQL a flush) are few, and a kill -9 loses whole runs only (the next pass reads them again).
-// Without a savepoint per run (on PostgreSQL, two more round trips each): when the database refuses
-// a run, the batch rolls back and its runs are stored one by one, so only that run is kept pending.
+// Storing the runs a pass has read, several in one transaction and in a few statements: the commits
+// (a WAL write each, on PostgreSQL a flush) and round trips are few, and a kill -9 loses whole runs
+// only (the next pass reads them again). Without a savepoint per run (on PostgreSQL, two more round
+// trips each): when the database refuses a run, the batch rolls back and its runs are stored one by
+// one, so only that run is kept pending.
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
 import type { Database, Sql } from '../store/db';
-import { writeRun } from '../store/runs';
+import { writeRuns, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
@@ -29,30 +30,33 @@ export interface StoredRun {
   message?: string;
 }
 
-async function storeOne(sql: Sql, catalog: Catalog, item: RunToStore, now: number): Promise<StoredRun> {
-  const { run, read } = item;
-  const none = { run, testResults: 0, parseErrors: 0 };
-  if (read instanceof Error) {
-    await upsertPending(sql, run, now, read.message);
-    return { ...none, outcome: 'failed', message: read.message };
+/** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
+async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
+  const out: StoredRun[] = [];
+  const writes: { k: number; write: RunToWrite }[] = [];
+  for (const item of items) {
+    const { run, read } = item;
+    const none = { run, testResults: 0, parseErrors: 0 };
+    if (read instanceof Error) {
+      await upsertPending(sql, run, now, read.message);
+      out.push({ ...none, outcome: 'failed', message: read.message });
+    } else if (!FINISHED_STATES.has(read.record.state) || (run.state === 'pending' && !read.record.finished)) {
+      await upsertPending(sql, run, now);
+      out.push({ ...none, outcome: 'pending' });
+    } else {
+      writes.push({ k: out.length, write: { assembled: read, replace: item.update, wasPending: item.wasPending } });
+      out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: 0, parseErrors: read.record.problems.length });
+    }
   }
-  const rec = read.record;
-  if (!FINISHED_STATES.has(rec.state) || (run.state === 'pending' && !rec.finished)) {
-    await upsertPending(sql, run, now);
-    return { ...none, outcome: 'pending' };
-  }
-  const testResults = await writeRun(sql, catalog, read, now, { replace: item.update, wasPending: item.wasPending });
-  return { run, outcome: item.update ? 'updated' : 'new', testResults, parseErrors: rec.problems.length };
+  const written = await writeRuns(sql, catalog, writes.map((w) => w.write), now);
+  writes.forEach((w, i) => (out[w.k].testResults = written[i]));
+  return out;
 }
 
 /** Stores the runs, in order. Throws only when the database cannot be written at all. */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   try {
-    return await db.tx(async (sql) => {
-      const out: StoredRun[] = [];
-      for (const item of items) out.push(await storeOne(sql, catalog, item, now));
-      return out;
-    });
+    return await db.tx((sql) => storeAll(sql, catalog, items, now));
   } catch {
     // Rolled back: ids the catalog learnt in the batch may not exist. One by one now.
     await catalog.reload(db);
@@ -60,7 +64,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
   const out: StoredRun[] = [];
   for (const item of items) {
     try {
-      out.push(await db.tx((sql) => storeOne(sql, catalog, item, now)));
+      out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now))));
     } catch (e) {
       await catalog.reload(db);
       const message = `storing failed: ${(e as Error).message}`;

@@ -1,9 +1,9 @@
-// Writing one run: a single transaction that replaces whatever the database had for (job, build),
-// so a kill -9 leaves either the whole run or none of it, and re-ingest never duplicates.
+// Writing runs inside the caller's transaction, replacing whatever the database had for each (job,
+// build): a kill -9 leaves whole runs or none, and re-ingest never duplicates.
 import { cleanText } from '../ingest/assemble';
 import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
-import type { Database, Sql } from './db';
+import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
@@ -29,52 +29,82 @@ function capMessage(s: string): string {
   return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
 }
 
-/** How a run is stored: what the pass knows about rows it may already have. */
-export interface WriteRunOptions {
+/** A run to store, with what the pass knows about rows it may already have. */
+export interface RunToWrite {
+  assembled: AssembledRun;
   /** an earlier version may be stored (else it is assumed new, and checked by the insert) */
   replace: boolean;
   /** it has a pending_run row to clear */
   wasPending: boolean;
 }
 
-const RUN_COLUMNS = `job_id, build_id, state, started, finished, url, gcs_path, pull, base_ref, commit_sha, payload,
-  test_set_id, passed, failed, flaked, skipped, install_failed, parse_errors, meta, fingerprint, ingested_at`;
-const INSERT_RUN = `INSERT INTO run (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const RUN_COLUMNS = ['job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload',
+  'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'];
+const RUN_TUPLE = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
+const RUN_INSERT = `INSERT INTO run (${RUN_COLUMNS.join(', ')}) VALUES`;
+/** runs per INSERT statement (21 parameters each) */
+const RUN_CHUNK = 200;
 
 /**
- * Stores a run, replacing an earlier version; to be called inside a transaction, so that either the
- * whole run or none of it is stored. Returns the number of test results written. A new run costs
- * one statement for the run and one for its failures: on PostgreSQL each statement is a round trip.
+ * Stores runs; to be called inside a transaction. Returns the number of test results written per
+ * run. A batch of new runs costs one statement for the runs and one for their failures, whatever
+ * its size: on PostgreSQL each statement is a round trip.
  */
-export async function writeRun(sql: Sql, catalog: Catalog, assembled: AssembledRun, now: number, opts: WriteRunOptions): Promise<number> {
-  const rec = assembled.record;
-  const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
-  const executed = rec.results.filter((r) => r.outcome !== 'skipped');
-  const ids = await catalog.testIds(sql, rec.results.map((r) => r.name), now);
-  const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
-  const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
-  for (const r of rec.results) counts[r.outcome]++;
-  const values = [
-    jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
-    testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
-    JSON.stringify(rec.meta), rec.fingerprint, now,
-  ];
-  let row = opts.replace ? undefined : await sql.get<{ id: number }>(`${INSERT_RUN} ON CONFLICT (job_id, build_id) DO NOTHING RETURNING id`, values);
-  if (!row) {
-    // an earlier version (its outcomes and parse errors go with it: ON DELETE CASCADE)
-    await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [jobId, rec.buildId]);
-    row = await sql.get<{ id: number }>(`${INSERT_RUN} RETURNING id`, values);
+export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<number[]> {
+  if (!runs.length) return [];
+  const ids = await catalog.testIds(sql, runs.flatMap((r) => r.assembled.record.results.map((t) => t.name)), now);
+  const rows: Param[][] = [];
+  for (const { assembled: { record: rec } } of runs) {
+    const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
+    const executed = rec.results.filter((r) => r.outcome !== 'skipped');
+    const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
+    const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
+    for (const r of rec.results) counts[r.outcome]++;
+    rows.push([
+      jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
+      testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
+      JSON.stringify(rec.meta), rec.fingerprint, now,
+    ]);
   }
-  const runId = row!.id;
-  const outcomes = [];
-  for (const [i, r] of rec.results.entries()) {
-    if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
-    const sig = assembled.signatures[i];
-    const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
-    outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
+  // New runs in one INSERT; runs stored before (known, or found by the insert) are replaced: the
+  // earlier version's outcomes and parse errors go with it (ON DELETE CASCADE).
+  const runIds: (number | undefined)[] = new Array(runs.length);
+  const fresh = runs.map((r, i) => i).filter((i) => !runs[i].replace);
+  for (let c = 0; c < fresh.length; c += RUN_CHUNK) {
+    const chunk = fresh.slice(c, c + RUN_CHUNK);
+    const inserted = await sql.all<{ id: number; job_id: number; build_id: string }>(
+      `${RUN_INSERT} ${chunk.map(() => RUN_TUPLE).join(', ')} ON CONFLICT (job_id, build_id) DO NOTHING RETURNING id, job_id, build_id`,
+      chunk.flatMap((i) => rows[i]),
+    );
+    const byKey = new Map(inserted.map((r) => [`${r.job_id}/${r.build_id}`, r.id]));
+    for (const i of chunk) runIds[i] = byKey.get(`${rows[i][0]}/${rows[i][1]}`);
+  }
+  for (let i = 0; i < runs.length; i++) {
+    if (runIds[i] !== undefined) continue;
+    await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
+    runIds[i] = (await sql.get<{ id: number }>(`${RUN_INSERT} ${RUN_TUPLE} RETURNING id`, rows[i]))!.id;
+  }
+
+  const outcomes: Param[][] = [];
+  const problems: Param[][] = [];
+  for (const [k, { assembled }] of runs.entries()) {
+    const rec = assembled.record;
+    const runId = runIds[k]!;
+    const jobId = rows[k][0];
+    for (const [i, r] of rec.results.entries()) {
+      if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
+      const sig = assembled.signatures[i];
+      const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
+      outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
+    }
+    for (const p of rec.problems) problems.push([runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]);
   }
   await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
-  await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], rec.problems.map((p) => [runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]));
-  if (opts.wasPending) await sql.run('DELETE FROM pending_run WHERE job = ? AND build_id = ?', [rec.job, rec.buildId]);
-  return rec.results.length;
+  await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
+  const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
+  for (let c = 0; c < cleared.length; c += 500) {
+    const chunk = cleared.slice(c, c + 500);
+    await sql.run(`DELETE FROM pending_run WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`, chunk.flatMap((r) => [r.job, r.buildId]));
+  }
+  return runs.map((r) => r.assembled.record.results.length);
 }
