@@ -20,7 +20,7 @@ export interface Sql {
   rows(sql: string, params?: Param[]): Promise<unknown[][]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
-  /** Runs fn in one transaction; a nested call is a savepoint (its failure undoes only its own work). */
+  /** Runs fn in one transaction; nested calls join the outer one. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
 }
 
@@ -56,25 +56,6 @@ export function toPgPlaceholders(sql: string): string {
   return sql.replace(/\?/g, () => `$${++i}`);
 }
 
-/** A nested transaction: a savepoint, released on success, rolled back to on failure. */
-async function withSavepoint<T>(sql: Sql & { depth: number }, depth: number, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const name = `sp${depth}`;
-  await sql.exec(`SAVEPOINT ${name}`);
-  sql.depth++;
-  try {
-    const result = await fn(sql);
-    await sql.exec(`RELEASE SAVEPOINT ${name}`);
-    return result;
-  } catch (e) {
-    // (when the engine already rolled the whole transaction back, there is no savepoint left: the
-    // original error is the one to report)
-    await sql.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`).catch(() => undefined);
-    throw e;
-  } finally {
-    sql.depth--;
-  }
-}
-
 class SqliteDb implements Database {
   readonly dialect = 'sqlite' as const;
   private closers: (() => Promise<void>)[] = [];
@@ -82,7 +63,7 @@ class SqliteDb implements Database {
     this.closers.push(fn);
   }
   private stmts = new Map<string, BetterSqlite3.Statement>();
-  depth = 0;
+  private depth = 0;
   constructor(readonly url: string, readonly sqlite: BetterSqlite3.Database) {}
 
   private prep(sql: string): BetterSqlite3.Statement {
@@ -113,7 +94,7 @@ class SqliteDb implements Database {
     this.sqlite.exec(script);
   }
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.depth > 0) return withSavepoint(this, this.depth, fn);
+    if (this.depth > 0) return fn(this);
     // BEGIN IMMEDIATE takes the write lock up front so concurrent writers wait (busy_timeout)
     // instead of failing half-way. The callback may await, but only on this connection.
     this.sqlite.exec('BEGIN IMMEDIATE');
@@ -157,9 +138,8 @@ class PgConn implements Sql {
   async exec(script: string): Promise<void> {
     await this.client.query(script);
   }
-  depth = 0;
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.inTx) return withSavepoint(this, this.depth, fn);
+    if (this.inTx) return fn(this);
     const client = await (this.client as Pool).connect();
     try {
       await client.query('BEGIN');
