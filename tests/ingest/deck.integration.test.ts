@@ -87,14 +87,20 @@ describe('Deck', () => {
 });
 
 describe('the run reader thread', () => {
-  it('stores what the main thread would, and serves pass after pass', async () => {
-    const server = await replay(dir);
+  it('stores what the main thread would, failures included, and serves pass after pass', async () => {
     const jobs = '^(periodic-ci-openshift-release-master-nightly-4\\.2-e2e-(aws|gcp)|release-promote-.*)$';
+    // one run whose folder cannot be listed: it must come back as an error and stay pending
+    const unreadable = runs.find((r) => new RegExp(jobs).test(r.job) && r.finished <= endSec)!;
+    const server = await replay(dir, { faults: { status: [{ match: `^/storage/v1/b/[^/]+/o\\?prefix=[^&]*${unreadable.buildId}`, status: 503, times: 1000 }] } });
     const ingest = async (workers: number) => {
       const db = await fresh();
       try {
-        const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs }, ingest: { workers } }), db });
+        const config = configFor(dir, server.url, { prow: { url: server.url, jobs }, ingest: { workers, retries: 1 } });
+        const s = await ingestPass({ config, db });
         expect(s.parsedOn).toBe(workers ? 'worker thread' : 'main thread');
+        expect(s.runsFailed).toBe(1);
+        const pending = await db.all<{ build_id: string; last_error: string }>('SELECT build_id, last_error FROM pending_run WHERE last_error <> ?', ['']);
+        expect(pending).toEqual([{ build_id: unreadable.buildId, last_error: expect.stringMatching(/^listing gs:\/\/.*HTTP 503 \(after 2 attempts\)$/) }]);
         return await logicalDump(db);
       } finally {
         await closeDatabase(db);
