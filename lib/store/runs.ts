@@ -69,7 +69,7 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   // New runs in one INSERT; runs stored before (known, or found by the insert) are replaced: the
   // earlier version's outcomes and parse errors go with it (ON DELETE CASCADE).
   const runIds: (number | undefined)[] = new Array(runs.length);
-  const fresh = runs.map((r, i) => i).filter((i) => !runs[i].replace);
+  const fresh = runs.flatMap((r, i) => (r.replace ? [] : [i]));
   for (let c = 0; c < fresh.length; c += RUN_CHUNK) {
     const chunk = fresh.slice(c, c + RUN_CHUNK);
     const inserted = await sql.all<{ id: number; job_id: number; build_id: string }>(
