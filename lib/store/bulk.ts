@@ -5,16 +5,6 @@ import type { Param, Sql } from './db';
 
 const PG_MAX_PARAMS = 30_000;
 
-// Statements are prepared once per connection: preparing cost about as much as the few rows a run writes.
-const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-function prepared(db: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
-  let byText = statements.get(db);
-  if (!byText) statements.set(db, (byText = new Map()));
-  let stmt = byText.get(text);
-  if (!stmt) byText.set(text, (stmt = db.prepare(text)));
-  return stmt;
-}
-
 export async function insertMany(
   sql: Sql & { sqlite?: BetterSqlite3.Database },
   table: string,
@@ -25,7 +15,7 @@ export async function insertMany(
   if (rows.length === 0) return;
   const cols = columns.join(', ');
   if (sql.dialect === 'sqlite' && sql.sqlite) {
-    const stmt = prepared(sql.sqlite, `INSERT INTO ${table} (${cols}) VALUES (${columns.map(() => '?').join(', ')}) ${onConflict}`);
+    const stmt = sql.sqlite.prepare(`INSERT INTO ${table} (${cols}) VALUES (${columns.map(() => '?').join(', ')}) ${onConflict}`);
     for (const row of rows) stmt.run(...row);
     return;
   }
