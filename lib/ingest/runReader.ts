@@ -296,12 +296,13 @@ export async function createRunReader(opts: RunReaderOptions): Promise<RunReader
     const pass = ++passes;
     const w = worker;
     await new Promise<void>((resolve, reject) => {
+      const gone = (code: number) => reject(new Error(`the run reader thread exited with code ${code}`));
       const onMessage = (m: { pass?: number; ready?: boolean }) => {
         if (m.pass !== pass || !m.ready) return;
-        w.off('message', onMessage).off('error', reject);
+        w.off('message', onMessage).off('error', reject).off('exit', gone);
         resolve();
       };
-      w.on('message', onMessage).once('error', reject);
+      w.on('message', onMessage).once('error', reject).once('exit', gone);
       w.postMessage({ pass, begin: { config: opts.config, signatures: opts.signatures } });
     });
     return new WorkerRunReader(worker, pass);
