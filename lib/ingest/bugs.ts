@@ -8,12 +8,14 @@ import { fetchGithub } from '../sources/github';
 import type { HttpClient } from '../sources/http';
 import { fetchJira } from '../sources/jira';
 import { TrackerError, type FetchResult } from '../sources/trackerBug';
-import { knownBugs, readCursor, stubBugIds, upsertBugs, writeCursor } from '../store/bugs';
+import { bugIdsToFetch, knownBugs, readCursor, upsertBugs, writeCursor } from '../store/bugs';
 import type { Database } from '../store/db';
 import { relinkBugs } from './bugLinks';
 
 /** how far back the first refresh of a tracker looks (Sippy keeps open bugs changed in 90 days) */
 export const INITIAL_LOOKBACK_DAYS = 90;
+/** how often a bug linked by hand is fetched again by id, whatever the configured query returns */
+export const HAND_LINKED_REFETCH_SECONDS = 3600;
 
 export interface BugRefreshOptions {
   config: Config;
@@ -45,6 +47,7 @@ export async function refreshBugs(opts: BugRefreshOptions): Promise<BugRefreshRe
   const warnings: string[] = [];
   const parts: string[] = [];
   const initial = (opts.now ?? (await anchorTime(db))) - INITIAL_LOOKBACK_DAYS * 86_400;
+  const staleBefore = Math.floor(Date.now() / 1000) - HAND_LINKED_REFETCH_SECONDS;
 
   /** one source (a tracker, or one GitHub repository): fetch since its cursor, store, move the cursor */
   const source = async (label: string, cursorKey: string, identity: string, fetch: (since: number) => Promise<Fetched>) => {
@@ -60,8 +63,8 @@ export async function refreshBugs(opts: BugRefreshOptions): Promise<BugRefreshRe
       parts.push(`${label} failed`);
     }
   };
-  /** bugs linked by hand before any refresh saw them: fetched by id */
-  const stubs = async (label: string, fetch: () => Promise<Fetched>) => {
+  /** bugs linked by hand: fetched by id when no refresh saw them yet, and again once an hour */
+  const byId = async (label: string, fetch: () => Promise<Fetched>) => {
     try {
       const res = await fetch();
       await upsertBugs(db, res.bugs, Math.floor(Date.now() / 1000));
@@ -75,15 +78,15 @@ export async function refreshBugs(opts: BugRefreshOptions): Promise<BugRefreshRe
     const { url, query } = config.bugzilla;
     const known = await knownBugs(db, 'bugzilla');
     await source('bugzilla', 'bugs.cursor.bugzilla', `${url} ${query ?? ''}`, (since) => fetchBugzilla(http, { url, query, since, known }));
-    const ids = await stubBugIds(db, 'bugzilla');
-    if (ids.length) await stubs('bugzilla', () => fetchBugzilla(http, { url, ids, known: new Map() }));
+    const ids = await bugIdsToFetch(db, 'bugzilla', staleBefore);
+    if (ids.length) await byId('bugzilla', () => fetchBugzilla(http, { url, ids, known: new Map() }));
   }
   if (config.jira) {
     const { url, jql } = config.jira;
     const known = await knownBugs(db, 'jira');
     await source('jira', 'bugs.cursor.jira', `${url} ${jql ?? ''}`, (since) => fetchJira(http, { url, jql, since, known }));
-    const keys = await stubBugIds(db, 'jira');
-    if (keys.length) await stubs('jira', () => fetchJira(http, { url, keys, known: new Map() }));
+    const keys = await bugIdsToFetch(db, 'jira', staleBefore);
+    if (keys.length) await byId('jira', () => fetchJira(http, { url, keys, known: new Map() }));
   }
   if (config.github) {
     const { url, token, repos } = config.github;
@@ -92,12 +95,12 @@ export async function refreshBugs(opts: BugRefreshOptions): Promise<BugRefreshRe
       await source(`github ${repo}`, `bugs.cursor.github.${repo}`, url, (since) => fetchGithub(http, { url, repo, token, since, known }));
     }
     const byRepo = new Map<string, number[]>();
-    for (const id of await stubBugIds(db, 'github')) {
+    for (const id of await bugIdsToFetch(db, 'github', staleBefore)) {
       const m = /^(.+)#(\d+)$/.exec(id);
       if (!m) continue;
       byRepo.set(m[1], [...(byRepo.get(m[1]) ?? []), Number(m[2])]);
     }
-    for (const [repo, numbers] of byRepo) await stubs(`github ${repo}`, () => fetchGithub(http, { url, repo, token, numbers, known: new Map() }));
+    for (const [repo, numbers] of byRepo) await byId(`github ${repo}`, () => fetchGithub(http, { url, repo, token, numbers, known: new Map() }));
   }
   if (!parts.length) parts.push('no tracker configured');
 

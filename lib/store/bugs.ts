@@ -66,8 +66,18 @@ export async function knownBugs(db: Sql, tracker: Tracker, idPrefix = ''): Promi
   return out;
 }
 
-export async function stubBugIds(db: Sql, tracker: Tracker): Promise<string[]> {
-  return (await db.all<{ bug_id: string }>('SELECT bug_id FROM bug WHERE tracker = ? AND fetched_at = 0 ORDER BY bug_id', [tracker])).map((r) => r.bug_id);
+/**
+ * Bugs a refresh fetches by id: those linked by hand before any refresh saw them, and those linked by
+ * hand that were last fetched before `staleBefore` (the configured query may never return them, so
+ * their status would otherwise stay what it was when they were linked).
+ */
+export async function bugIdsToFetch(db: Sql, tracker: Tracker, staleBefore: number): Promise<string[]> {
+  const rows = await db.all<{ bug_id: string }>(
+    `SELECT b.bug_id FROM bug b WHERE b.tracker = ? AND (b.fetched_at = 0 OR (b.fetched_at < ?
+       AND EXISTS (SELECT 1 FROM bug_link l WHERE l.bug_pk = b.id AND l.manual = 1 AND l.removed = 0))) ORDER BY b.bug_id`,
+    [tracker, staleBefore],
+  );
+  return rows.map((r) => r.bug_id);
 }
 
 /** test hashes per signature hash, from the outcomes that carry it */

@@ -112,4 +112,31 @@ describeEachDatabase('incremental bug refresh', (kind) => {
     // the old cursor was for another JQL: the new one starts from the initial look-back
     expect(jql[0]).toContain(`updated >= "${new Date((end - 90 * 86400) * 1000).toISOString().slice(0, 16).replace('T', ' ').replace(/-/g, '/')}"`);
   });
+
+  it('fetches bugs linked by hand again by id once an hour, whatever the query returns, and no others', async () => {
+    const end = manifest.endUnix;
+    const db = await fresh();
+    server.setNow(new Date(end * 1000));
+    await refreshBugs({ config, db, http, now: end });
+    const pk = async (id: string) => (await db.get<{ id: number }>('SELECT id FROM bug WHERE bug_id = ?', [id]))!.id;
+    // linked by hand, and another not; both last fetched two hours ago, with what they said then
+    await db.run('INSERT INTO bug_link (bug_pk, test_hash, signature_hash, reason, manual, removed, created_at) VALUES (?, ?, ?, ?, 1, 0, ?)', [await pk('1763006'), 'abc', '', 'manual', end]);
+    const twoHoursAgo = Math.floor(Date.now() / 1000) - 7200;
+    await db.run("UPDATE bug SET fetched_at = ?, summary = 'as it was two hours ago' WHERE bug_id IN ('1763006', '1763005')", [twoHoursAgo]);
+
+    const mark = server.requests.length;
+    const r = await refreshBugs({ config, db, http, now: end });
+    expect(r.warnings).toEqual([]);
+    const byId = server.requests.slice(mark).map((q) => decodeURIComponent(q.path)).filter((p) => /^\/rest\/bug\?.*\bid=/.test(p));
+    expect(byId).toHaveLength(1);
+    expect(byId[0]).toMatch(/\bid=1763006(&|$)/);
+    const rows = await db.all<{ bug_id: string; summary: string }>("SELECT bug_id, summary FROM bug WHERE bug_id IN ('1763005', '1763006') ORDER BY bug_id");
+    expect(rows[0]).toEqual({ bug_id: '1763005', summary: 'as it was two hours ago' });
+    expect(rows[1].summary).not.toBe('as it was two hours ago');
+
+    // fetched just now: not again on the next refresh
+    const mark2 = server.requests.length;
+    await refreshBugs({ config, db, http, now: end });
+    expect(server.requests.slice(mark2).filter((q) => /^\/rest\/bug\?.*\bid=/.test(decodeURIComponent(q.path)))).toEqual([]);
+  });
 });
