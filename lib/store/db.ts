@@ -39,15 +39,21 @@ export function databaseUrl(explicit?: string): string {
   return explicit ?? process.env.DATABASE_URL ?? DEFAULT_SQLITE_URL;
 }
 
+/** a mistake of the user's, shown as its message alone (see lib/cli/main.ts) */
+const urlError = (message: string) => Object.assign(new Error(message), { expose: true });
+
 export function dialectOf(url: string): Dialect {
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
-  if (url.startsWith('file:') || url === ':memory:') return 'sqlite';
-  throw new Error(`DATABASE_URL must be file:PATH (SQLite) or postgresql://... , got ${JSON.stringify(url)}`);
+  // Prisma, the dashboard and the CLI each open their own connection: they would each see another,
+  // empty in-memory database
+  if (/^(file:)?:memory:/.test(url)) throw urlError('DATABASE_URL: an in-memory SQLite database cannot be shared by buildcop\'s connections; use file:PATH');
+  if (url.startsWith('file:')) return 'sqlite';
+  throw urlError(`DATABASE_URL must be file:PATH (SQLite) or postgresql://... , got ${JSON.stringify(url)}`);
 }
 
 export function sqliteFile(url: string): string {
   const p = url.replace(/^file:/, '').replace(/\?.*$/, '');
-  return p === ':memory:' ? p : path.resolve(p);
+  return path.resolve(p);
 }
 
 /** Converts `?` placeholders to `$1, $2 ...` (no `?` appears inside our SQL string literals). */
@@ -171,7 +177,7 @@ class PgDb extends PgConn implements Database {
 
 function openSqlite(url: string): Database {
   const file = sqliteFile(url);
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL'); // the dashboard reads while ingest writes
   db.pragma('synchronous = NORMAL'); // durable at each WAL checkpoint; a kill -9 loses no committed run

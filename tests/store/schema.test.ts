@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dialectOf } from '../../lib/store/db';
 import { migrate } from '../../lib/store/migrate';
 import { decodeTestSet, encodeTestSet } from '../../lib/store/testSets';
 import { closeDatabase, describeEachDatabase, freshDatabase, open } from '../helpers/databases';
@@ -13,6 +14,16 @@ const ROOT = path.resolve(__dirname, '../..');
 describe('schema files', () => {
   it('the PostgreSQL schema and the embedded migrations are generated from the sources', () => {
     expect(() => execFileSync(process.execPath, [path.join(ROOT, 'scripts/prisma-generate.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('selects the engine, and refuses an in-memory or unknown database with a message', () => {
+    expect(dialectOf('file:./data/buildcop.db')).toBe('sqlite');
+    expect(dialectOf('postgresql://u@h/db')).toBe('postgres');
+    expect(() => dialectOf(':memory:')).toThrow(/in-memory SQLite database cannot be shared.*use file:PATH/);
+    expect(() => dialectOf('file::memory:?cache=shared')).toThrow(/in-memory/);
+    expect(() => dialectOf('mysql://h/db')).toThrow(/DATABASE_URL must be file:PATH \(SQLite\) or postgresql:/);
   });
 });
 
