@@ -46,7 +46,7 @@ const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
   ingest: {
     concurrency: { type: 'number' },
     maxFileBytes: { type: 'number' },
-    retries: { type: 'number' },
+    retries: { type: 'count' },
     timeoutMs: { type: 'number' },
     workers: { type: 'count' },
   },
@@ -66,7 +66,9 @@ function typeName(v: unknown): string {
 
 function checkField(key: string, value: unknown, type: FieldType): void {
   const fail = (want: string) => {
-    throw new ConfigError(`config key "${key}" must be ${want}, got ${typeName(value)}`);
+    // a number of the wrong size is shown as itself: "got a number" would not say what is wrong
+    const got = typeof value === 'number' && (want.includes('number') || want.includes('whole')) ? String(value) : typeName(value);
+    throw new ConfigError(`config key "${key}" must be ${want}, got ${got}`);
   };
   switch (type) {
     case 'string':

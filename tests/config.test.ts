@@ -31,5 +31,8 @@ describe('config', () => {
     expect(() => validateConfig({ ...full, releaseController: { url: 'http://x', streams: 'a' } })).toThrow(/"releaseController.streams" must be an array of strings/);
     expect(() => validateConfig({ ...full, promotion: [{ name: 'x' }] })).toThrow(/"promotion\[0\].blockingJobs" is required/);
     expect(() => validateConfig({ ...full, promotion: {} })).toThrow(/"promotion" must be an array/);
+    expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { concurrency: 0 } })).toThrow(/"ingest.concurrency" must be a positive number, got 0/);
+    expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { retries: -1 } })).toThrow(/"ingest.retries" must be a whole number, 0 or more, got -1/);
+    expect(validateConfig({ prow: { url: 'http://x' }, ingest: { retries: 0 } }).ingest).toEqual({ retries: 0 });
   });
 });

@@ -7,7 +7,7 @@ import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
 import type { Database } from '../store/db';
-import { knownRuns } from '../store/runs';
+import { dueForReread, knownRuns } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
@@ -76,7 +76,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
     const known = await knownRuns(db, minStarted);
-    const work: { run: ProwRun; update: boolean }[] = [];
+    const work: { run: ProwRun; update: boolean; readAttempts?: number }[] = [];
     const listedKeys = new Set<string>();
     for (const run of listed) {
       listedKeys.add(key(run.job, run.buildId));
@@ -86,7 +86,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
       }
       const k = known.get(key(run.job, run.buildId));
       if (!k) work.push({ run, update: false });
-      else if (k.incomplete || k.state !== run.state) work.push({ run, update: true });
+      else if (k.state !== run.state || dueForReread(k, now)) work.push({ run, update: true, readAttempts: k.readAttempts });
     }
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists: finished since?
     const pendingRows = await listPending(db);
@@ -124,8 +124,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         const deadline = performance.now() + BATCH_MS;
         do {
           readAhead(i);
-          const { run, update } = work[i];
-          batch.push({ run, update, wasPending: wasPending.has(key(run.job, run.buildId)), read: await results[i]! });
+          const { run, update, readAttempts = 0 } = work[i];
+          batch.push({ run, update, readAttempts, wasPending: wasPending.has(key(run.job, run.buildId)), read: await results[i]! });
           results[i++] = undefined;
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         for (const s of await storeBatch(db, catalog, batch, now)) {

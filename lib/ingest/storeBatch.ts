@@ -15,6 +15,8 @@ export interface RunToStore {
   run: ProwRun;
   /** an earlier version is stored */
   update: boolean;
+  /** passes before this one that read it and missed a file */
+  readAttempts?: number;
   /** it has a pending_run row */
   wasPending: boolean;
   /** what reading it gave: the run, or why it could not be read */
@@ -44,6 +46,7 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
       await upsertPending(sql, run, now);
       out.push({ ...none, outcome: 'pending' });
     } else {
+      if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
       writes.push({ k: out.length, write: { assembled: read, replace: item.update, wasPending: item.wasPending } });
       out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: 0, parseErrors: read.record.problems.length });
     }

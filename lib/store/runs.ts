@@ -13,16 +13,40 @@ export const MESSAGE_CAP = 4000;
 export interface KnownRun {
   state: string;
   fingerprint: string;
+  /** some file of it could not be downloaded */
   incomplete: boolean;
+  /** passes that read it and still missed a file (0 when complete) */
+  readAttempts: number;
+  /** when it was last stored (Unix seconds) */
+  ingestedAt: number;
 }
 
 /** The runs already stored among the given (job, build) pairs, keyed "job/build". */
 export async function knownRuns(db: Database, sinceStarted: number): Promise<Map<string, KnownRun>> {
-  const rows = await db.all<{ name: string; build_id: string; state: string; fingerprint: string; meta: string }>(
-    `SELECT j.name, r.build_id, r.state, r.fingerprint, r.meta FROM run r JOIN job j ON j.id = r.job_id WHERE r.started >= ?`,
+  const rows = await db.all<{ name: string; build_id: string; state: string; fingerprint: string; meta: string; ingested_at: number }>(
+    `SELECT j.name, r.build_id, r.state, r.fingerprint, r.meta, r.ingested_at FROM run r JOIN job j ON j.id = r.job_id WHERE r.started >= ?`,
     [sinceStarted],
   );
-  return new Map(rows.map((r) => [`${r.name}/${r.build_id}`, { state: r.state, fingerprint: r.fingerprint, incomplete: r.meta.includes('"incomplete":true') }]));
+  return new Map(
+    rows.map((r) => {
+      // meta is read without parsing it: most runs are complete, and there are many
+      const incomplete = r.meta.includes('"incomplete":true');
+      const readAttempts = incomplete ? Number(/"readAttempts":(\d+)/.exec(r.meta)?.[1] ?? 1) : 0;
+      return [`${r.name}/${r.build_id}`, { state: r.state, fingerprint: r.fingerprint, incomplete, readAttempts, ingestedAt: Number(r.ingested_at) }];
+    }),
+  );
+}
+
+/** Passes that may read a run with a missing file again, and the wait before the next one. */
+export const MAX_READ_ATTEMPTS = 10;
+export function rereadDelaySeconds(readAttempts: number): number {
+  // 5 minutes, doubling, at most a day: a file that stays unreadable is not fetched every pass
+  return Math.min(300 * 2 ** Math.max(0, readAttempts - 1), 86_400);
+}
+
+/** Whether a stored run that missed a file is due to be read again at `now`. */
+export function dueForReread(k: KnownRun, now: number): boolean {
+  return k.incomplete && k.readAttempts < MAX_READ_ATTEMPTS && now - k.ingestedAt >= rereadDelaySeconds(k.readAttempts);
 }
 
 function capMessage(s: string): string {

@@ -118,6 +118,41 @@ describe('the run reader thread', () => {
   });
 });
 
+describe('a run with a file that cannot be downloaded', () => {
+  it('is stored without it, read again after 5 minutes, then less and less often, and completed once the file can be read', async () => {
+    const victim = runs.filter((r) => r.job === PROMOTE && r.finished <= endSec)[1];
+    const server = await replay(dir, { faults: { status: [{ match: `${victim.buildId}/build-log\\.txt$`, status: 503, times: 1e9 }] } });
+    const db = await fresh();
+    const config = configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` }, ingest: { retries: 0 } });
+    const stored = async () => {
+      const row = (await db.get<{ meta: string; parse_errors: number }>('SELECT meta, parse_errors FROM run WHERE build_id = ?', [victim.buildId]))!;
+      return { ...(JSON.parse(row.meta) as { incomplete?: boolean; readAttempts?: number }), parseErrors: row.parse_errors };
+    };
+    // time passing, as far as ingest can tell: the run was stored earlier
+    const age = (seconds: number) => db.run('UPDATE run SET ingested_at = ingested_at - ? WHERE build_id = ?', [seconds, victim.buildId]);
+    try {
+      const first = await ingestPass({ config, db });
+      expect(first.runsNew).toBe(finishedBy(PROMOTE, endSec));
+      expect(await stored()).toMatchObject({ incomplete: true, readAttempts: 1, parseErrors: 1 });
+      expect((await ingestPass({ config, db })).runsUpdated).toBe(0); // not due yet
+      await age(301);
+      expect((await ingestPass({ config, db })).runsUpdated).toBe(1);
+      expect(await stored()).toMatchObject({ incomplete: true, readAttempts: 2 });
+      await age(301);
+      expect((await ingestPass({ config, db })).runsUpdated).toBe(0); // the second wait is 10 minutes
+      server.setFaults({});
+      await age(301);
+      expect((await ingestPass({ config, db })).runsUpdated).toBe(1);
+      const done = await stored();
+      expect([done.incomplete, done.readAttempts, done.parseErrors]).toEqual([undefined, undefined, 0]);
+      expect((await ingestPass({ config, db })).runsUpdated).toBe(0);
+    } finally {
+      await closeDatabase(db);
+      await server.close();
+    }
+  });
+});
+
 describe('the ingest command', () => {
   const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), ...args], { encoding: 'utf8', timeout: 60_000 });
 
