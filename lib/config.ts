@@ -65,20 +65,20 @@ function typeName(v: unknown): string {
 }
 
 function checkField(key: string, value: unknown, type: FieldType): void {
-  const fail = (want: string) => {
-    // a number of the wrong size is shown as itself: "got a number" would not say what is wrong
-    const got = typeof value === 'number' && (want.includes('number') || want.includes('whole')) ? String(value) : typeName(value);
+  const fail = (want: string, got = typeName(value)) => {
     throw new ConfigError(`config key "${key}" must be ${want}, got ${got}`);
   };
+  // a number of the wrong size is shown as itself: "got a number" would not say what is wrong
+  const gotNumber = typeof value === 'number' ? String(value) : undefined;
   switch (type) {
     case 'string':
       if (typeof value !== 'string') fail('a string');
       return;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail('a positive number');
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail('a positive number', gotNumber);
       return;
     case 'count':
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail('a whole number, 0 or more');
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail('a whole number, 0 or more', gotNumber);
       return;
     case 'url': {
       if (typeof value !== 'string') fail('a URL string');

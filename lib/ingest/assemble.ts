@@ -100,18 +100,24 @@ function stateFromFinished(result: string | undefined, passed: boolean | undefin
   return undefined;
 }
 
+/** Whether an e2e junit (not junit_operator.xml) was read and none is broken: it then gives every result. */
+function soundE2eJunit(junits: { path: string; error?: string }[]): boolean {
+  const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
+  return e2e.length > 0 && !e2e.some((j) => j.error);
+}
+
 /** Combines test results from junit files and build logs (see README "How a run's results are read"). */
 export function combineResults(
   junits: { path: string; cases: RawCase[]; error?: string }[],
   logs: BuildLogResult[],
 ): { results: TestResult[]; source: string } {
   const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
-  const junitResults = mergeCases(junits.length === 1 ? junits[0].cases : junits.flatMap((j) => j.cases));
+  const junitResults = mergeCases(junits.flatMap((j) => j.cases));
   const failTexts = Object.assign({}, ...logs.map((l) => l.failTexts)) as Record<string, string>;
   const withLogText = (r: TestResult): TestResult =>
     (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts[r.name] ? { ...r, message: failTexts[r.name] } : r;
-  if (e2e.length && !e2e.some((j) => j.error)) {
-    // the common case: sound junit gives every result; logs only fill in failure text
+  if (soundE2eJunit(junits)) {
+    // the common case: logs only fill in failure text
     return { results: junitResults.map(withLogText), source: 'junit' };
   }
   const byName = new Map(junitResults.map((r) => [r.name, r]));
@@ -158,8 +164,7 @@ export function assembleRun(
     junits.push({ path: f.path, cases: parsed.cases, error: parsed.error });
   }
   // The logs' passes are needed only where no sound e2e junit lists them (see combineResults).
-  const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
-  const passes = e2e.length === 0 || e2e.some((j) => j.error);
+  const passes = !soundE2eJunit(junits);
   const logs: BuildLogResult[] = [];
   for (const f of files) {
     if (!('bytes' in f) || !f.path.endsWith('build-log.txt')) continue;

@@ -7,7 +7,7 @@ import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
 import type { Database } from '../store/db';
-import { dueForReread, knownRuns } from '../store/runs';
+import { knownRuns, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
@@ -52,6 +52,16 @@ function settlesBy(p: Promise<unknown>, deadline: number): Promise<boolean> {
   if (ms <= 0) return Promise.resolve(false);
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([p.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether a stored run that missed a file is read again at `now`: 5 minutes after it was stored, then
+ * after waits that double up to a day, at most 10 times (a file that stays unreadable is not fetched
+ * every pass for ever).
+ */
+function dueForReread(k: KnownRun, now: number): boolean {
+  const wait = Math.min(300 * 2 ** Math.max(0, k.readAttempts - 1), 86_400);
+  return k.incomplete && k.readAttempts < 10 && now - k.ingestedAt >= wait;
 }
 
 const key = (job: string, buildId: string) => `${job}/${buildId}`;

@@ -43,8 +43,6 @@ export interface RunReaderOptions {
   config: Config;
   /** the stored signatures in creation order, to seed clustering */
   signatures: StoredSignature[];
-  /** 0: read on the main thread; default: a worker from 3 cores up */
-  workers?: number;
   /** the pass's HTTP client, used when reading on the main thread (a worker has its own) */
   http?: HttpClient;
 }
@@ -54,7 +52,7 @@ export interface RunReaderOptions {
  * results, see DEFAULT_IGNORE_TESTS) get no signature: their "failure text" is a list of the other
  * tests' failures, not a cause, and long and unique every time.
  */
-export function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isWrapper: (name: string) => boolean): AssembledRun {
+function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isWrapper: (name: string) => boolean): AssembledRun {
   const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems);
   const signatures = record.results.map((r) => {
     if ((r.outcome !== 'failed' && r.outcome !== 'flaked') || !r.message || isWrapper(r.name)) return null;
@@ -190,7 +188,6 @@ class WorkerRunReader implements RunReader {
     this.failed = typeof e === 'number' ? new Error(`the run reader thread exited with code ${e}`) : e;
     for (const done of this.waiting.values()) done(this.failed);
     this.waiting.clear();
-    idle.delete(this.worker);
   };
 
   constructor(
@@ -221,7 +218,7 @@ class WorkerRunReader implements RunReader {
   }
 }
 
-/** Reader threads between passes. */
+/** Reader threads between passes (a thread that fails leaves it: see startWorker). */
 const idle = new Set<Worker>();
 let passes = 0;
 
@@ -287,7 +284,7 @@ function workerScript(): Promise<string> {
  * was busy), so the default is a worker from 3 cores up, where the main thread then only writes.
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
-  const workers = opts.workers ?? opts.config.ingest?.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
+  const workers = opts.config.ingest?.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
   if (workers < 1) return new InlineRunReader(opts.config, opts.signatures, opts.http);
   try {
     let worker = idle.values().next().value as Worker | undefined;

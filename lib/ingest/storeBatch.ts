@@ -35,7 +35,7 @@ export interface StoredRun {
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
 async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   const out: StoredRun[] = [];
-  const writes: { k: number; write: RunToWrite }[] = [];
+  const writes: RunToWrite[] = [];
   for (const item of items) {
     const { run, read } = item;
     const none = { run, testResults: 0, parseErrors: 0 };
@@ -47,12 +47,11 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
       out.push({ ...none, outcome: 'pending' });
     } else {
       if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
-      writes.push({ k: out.length, write: { assembled: read, replace: item.update, wasPending: item.wasPending } });
-      out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: 0, parseErrors: read.record.problems.length });
+      writes.push({ assembled: read, replace: item.update, wasPending: item.wasPending });
+      out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: read.record.results.length, parseErrors: read.record.problems.length });
     }
   }
-  const written = await writeRuns(sql, catalog, writes.map((w) => w.write), now);
-  writes.forEach((w, i) => (out[w.k].testResults = written[i]));
+  await writeRuns(sql, catalog, writes, now);
   return out;
 }
 

@@ -37,18 +37,6 @@ export async function knownRuns(db: Database, sinceStarted: number): Promise<Map
   );
 }
 
-/** Passes that may read a run with a missing file again, and the wait before the next one. */
-export const MAX_READ_ATTEMPTS = 10;
-export function rereadDelaySeconds(readAttempts: number): number {
-  // 5 minutes, doubling, at most a day: a file that stays unreadable is not fetched every pass
-  return Math.min(300 * 2 ** Math.max(0, readAttempts - 1), 86_400);
-}
-
-/** Whether a stored run that missed a file is due to be read again at `now`. */
-export function dueForReread(k: KnownRun, now: number): boolean {
-  return k.incomplete && k.readAttempts < MAX_READ_ATTEMPTS && now - k.ingestedAt >= rereadDelaySeconds(k.readAttempts);
-}
-
 function capMessage(s: string): string {
   return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
 }
@@ -70,12 +58,11 @@ const RUN_INSERT = `INSERT INTO run (${RUN_COLUMNS.join(', ')}) VALUES`;
 const RUN_CHUNK = 200;
 
 /**
- * Stores runs; to be called inside a transaction. Returns the number of test results written per
- * run. A batch of new runs costs one statement for the runs and one for their failures, whatever
+ * Stores runs; to be called inside a transaction. A batch of new runs costs one statement for the runs and one for their failures, whatever
  * its size: on PostgreSQL each statement is a round trip.
  */
-export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<number[]> {
-  if (!runs.length) return [];
+export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<void> {
+  if (!runs.length) return;
   const ids = await catalog.testIds(sql, runs.flatMap((r) => r.assembled.record.results.map((t) => t.name)), now);
   const rows: Param[][] = [];
   for (const { assembled: { record: rec } } of runs) {
@@ -130,5 +117,4 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
     const chunk = cleared.slice(c, c + 500);
     await sql.run(`DELETE FROM pending_run WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`, chunk.flatMap((r) => [r.job, r.buildId]));
   }
-  return runs.map((r) => r.assembled.record.results.length);
 }
