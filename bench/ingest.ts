@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { allowedHosts, validateConfig, type Config } from '../lib/config';
 import { FINISHED_STATES, selectFiles } from '../lib/ingest/assemble';
-import { ingestPass } from '../lib/ingest/pass';
+import { ingestPass, RUNS_IN_FLIGHT } from '../lib/ingest/pass';
 import { DEFAULT_MAX_FILE_BYTES, httpClientFor } from '../lib/ingest/run';
 import { gcsLocationFromUrl } from '../lib/parse/prowMetadata';
 import { replayConfig } from '../lib/replay/config';
@@ -60,7 +60,7 @@ async function downloadFloor(config: Config): Promise<{ seconds: number; files: 
       );
     }
   };
-  await Promise.all(Array.from({ length: 8 }, worker)); // as many runs in flight as ingest keeps
+  await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, worker)); // as many runs in flight as ingest keeps
   http.close();
   return { seconds: (performance.now() - t0) / 1000, files, bytes };
 }

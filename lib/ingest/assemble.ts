@@ -1,7 +1,7 @@
 // One run, end to end but without I/O: which artifact files to read, and how their parsed contents
 // combine into the run's record (state, refs, payload, merged test results, parse problems).
 import crypto from 'node:crypto';
-import { parseBuildLog, type BuildLogResult } from '../parse/buildLog';
+import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/buildLog';
 import { mergeCases, parseJunit } from '../parse/junit';
 import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
@@ -163,13 +163,15 @@ export function assembleRun(
     if (parsed.error) problems.push({ file: f.path, message: parsed.error });
     junits.push({ path: f.path, cases: parsed.cases, error: parsed.error });
   }
-  // The logs' passes are needed only where no sound e2e junit lists them (see combineResults).
-  const passes = !soundE2eJunit(junits);
+  // What of the logs is needed (see combineResults): where no sound e2e junit lists the results, every
+  // line; else only the text of failures the junit gave none, and otherwise just the promotion line.
+  const sound = soundE2eJunit(junits);
+  const needLines = !sound || junits.some((j) => j.cases.some((c) => c.result === 'failed' && !c.message));
   const logs: BuildLogResult[] = [];
   for (const f of files) {
     if (!('bytes' in f) || !f.path.endsWith('build-log.txt')) continue;
     try {
-      logs.push(parseBuildLog(f.bytes.toString('utf8'), { passes }));
+      logs.push(needLines ? parseBuildLog(f.bytes.toString('utf8'), { passes: !sound }) : { cases: [], failing: [], flaky: [], failTexts: {}, promote: buildLogPromotion(f.bytes) });
     } catch (e) {
       problems.push({ file: f.path, message: (e as Error).message });
     }
@@ -189,7 +191,8 @@ export function assembleRun(
     stateFromFinished(finished?.result, finished?.passed) ??
     'error';
   const installSteps = results.filter((r) => r.outcome === 'failed' && INSTALL_STEP_TEST.test(r.name)).map((r) => r.name);
-  const logInstall = logs.find((l) => l.installFailed)?.installFailed;
+  // a `level=fatal` line where e2e tests ran is not the install's (a teardown step's, say)
+  const logInstall = sound ? undefined : logs.find((l) => l.installFailed)?.installFailed;
   const promote = logs.find((l) => l.promote)?.promote;
 
   const meta: Record<string, unknown> = { resultsFrom: source };

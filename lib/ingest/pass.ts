@@ -38,9 +38,15 @@ export interface PassOptions {
   progress?: Progress;
   /** the HTTP client for every source (a run reader thread has its own, from the configuration) */
   http?: HttpClient;
-  /** runs fetched at once (each with its own downloads in flight) */
+  /** runs fetched at once (each with its own downloads in flight); RUNS_IN_FLIGHT by default */
   runConcurrency?: number;
 }
+
+/**
+ * Runs read at once. 16 rather than 8: with a reader thread, a run stays in flight until its answer
+ * is back, and 8 left both threads waiting a third of the time (measured on 2 cores).
+ */
+export const RUNS_IN_FLIGHT = 16;
 
 /** Bounds of one batch of runs stored together: runs, and milliseconds spent waiting for more. */
 const BATCH_RUNS = 64;
@@ -116,7 +122,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
     // and reading overlaps storing. Runs already read are stored together (lib/ingest/storeBatch.ts);
     // a batch waits for the next run only until its deadline, and never inside a transaction.
-    const inFlight = Math.max(1, opts.runConcurrency ?? 8);
+    const inFlight = Math.max(1, opts.runConcurrency ?? RUNS_IN_FLIGHT);
     const results: (Promise<AssembledRun | Error> | undefined)[] = [];
     const ready: boolean[] = [];
     let next = 0;

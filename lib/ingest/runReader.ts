@@ -1,7 +1,7 @@
 // Reading runs: downloading a run's artifacts and assembling them into its record with the
-// signatures of its failures. The CPU and network side of ingest, done either on a worker thread
-// (so that the main thread only writes to the database) or inline. Runs are assembled in the order
-// they are queued, so signature clustering (first text wins) is the same either way.
+// signatures of its failures. Downloads run on the main thread (undici's work is mostly waiting);
+// assembling, the CPU-heavy part, runs either on a worker thread or inline. Runs are assembled in the
+// order they are queued, so signature clustering (first text wins) is the same either way.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
 import type { ParseProblem, ProwRun, TestResult } from '../parse/types';
+import { detach } from '../parse/junit';
 import { ignoreMatcher } from '../parse/variants';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
@@ -43,7 +44,7 @@ export interface RunReaderOptions {
   config: Config;
   /** the stored signatures in creation order, to seed clustering */
   signatures: StoredSignature[];
-  /** the pass's HTTP client, used when reading on the main thread (a worker has its own) */
+  /** the pass's HTTP client (else the reader makes its own from the configuration) */
   http?: HttpClient;
 }
 
@@ -62,43 +63,68 @@ function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isWrapper:
   return { record, signatures };
 }
 
-/** Downloads runs (several at once) and assembles them one at a time, in queue order. */
-export class InlineRunReader implements RunReader {
-  readonly kind = 'main thread' as const;
-  private readonly gcs: GcsClient | undefined;
-  private readonly http: HttpClient;
+/** Assembles fetched runs one at a time, in the order given, clustering their failures (on either thread). */
+export class RunAssembler {
   private readonly index: SignatureIndex;
   private readonly isWrapper: (name: string) => boolean;
-  private readonly maxFileBytes: number;
-  private queued: Promise<unknown> = Promise.resolve();
 
-  /** `http`: a client to share (left open by close); else one of its own from the configuration */
-  constructor(config: Config, signatures: StoredSignature[], private readonly shared?: HttpClient) {
-    this.http = shared ?? httpClientFor(config);
-    this.gcs = config.gcs ? new GcsClient(this.http, config.gcs.url) : undefined;
-    this.maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  constructor(config: Config, signatures: StoredSignature[]) {
     this.index = new SignatureIndex(signatures);
     this.isWrapper = ignoreMatcher(config.ignoreTests);
   }
 
+  assemble(f: FetchedRun): AssembledRun | Error {
+    try {
+      return assembleWithSignatures(this.index, f, this.isWrapper);
+    } catch (e) {
+      return new Error(`assembling failed: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** Downloads runs with the pass's HTTP client (several runs at once); a fetch error is the run's result. */
+class RunFetcher {
+  private readonly gcs: GcsClient | undefined;
+  private readonly maxFileBytes: number;
+  readonly http: HttpClient;
+
+  /** `http`: a client to share (left open by close); else one of its own from the configuration */
+  constructor(config: Config, private readonly shared?: HttpClient) {
+    this.http = shared ?? httpClientFor(config);
+    this.gcs = config.gcs ? new GcsClient(this.http, config.gcs.url) : undefined;
+    this.maxFileBytes = config.ingest?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  fetch(run: ProwRun): Promise<FetchedRun | Error> {
+    return fetchRun(this.gcs, run, this.maxFileBytes).catch((e: Error) => e);
+  }
+
+  close(): void {
+    if (!this.shared) this.http.close();
+  }
+}
+
+/** Downloads runs (several at once) and assembles them one at a time, in queue order, on this thread. */
+export class InlineRunReader implements RunReader {
+  readonly kind = 'main thread' as const;
+  private readonly fetcher: RunFetcher;
+  private readonly assembler: RunAssembler;
+  private queued: Promise<unknown> = Promise.resolve();
+
+  constructor(config: Config, signatures: StoredSignature[], http?: HttpClient) {
+    this.fetcher = new RunFetcher(config, http);
+    this.assembler = new RunAssembler(config, signatures);
+  }
+
   read(run: ProwRun): Promise<AssembledRun | Error> {
-    const fetched = fetchRun(this.gcs, run, this.maxFileBytes).catch((e: Error) => e);
-    const result = this.queued
-      .then(() => fetched)
-      .then((f) => {
-        if (f instanceof Error) return f;
-        try {
-          return assembleWithSignatures(this.index, f, this.isWrapper);
-        } catch (e) {
-          return new Error(`assembling failed: ${(e as Error).message}`);
-        }
-      });
+    const fetched = this.fetcher.fetch(run);
+    const result = this.queued.then(() => fetched).then((f) => (f instanceof Error ? f : this.assembler.assemble(f)));
     this.queued = result;
     return result;
   }
 
   async close(): Promise<void> {
-    if (!this.shared) this.http.close();
+    this.fetcher.close();
   }
 }
 
@@ -134,7 +160,7 @@ export class WireEncoder {
       let n = this.numbers.get(r.name);
       if (n === undefined) {
         n = this.numbers.size;
-        this.numbers.set(r.name, n);
+        this.numbers.set(detach(r.name), n);
         newNames.push(r.name);
       }
       names[i] = n;
@@ -172,17 +198,20 @@ export class WireDecoder {
 class WorkerRunReader implements RunReader {
   readonly kind = 'worker thread' as const;
   private next = 0;
+  private queued: Promise<unknown> = Promise.resolve();
   private readonly waiting = new Map<number, (r: AssembledRun | Error) => void>();
   private readonly decoder = new WireDecoder();
   private failed: Error | undefined;
-  private readonly onMessage = (m: WireRun & { pass: number }) => {
+  /** runs to send at the end of this turn of the event loop (see send) */
+  private outbox: { id: number; fetched: FetchedRun }[] = [];
+  private readonly onMessage = (m: { pass: number; answers: WireRun[] }) => {
     if (m.pass !== this.pass) return;
-    const done = this.waiting.get(m.id);
-    this.waiting.delete(m.id);
-    if (m.error !== undefined) return done?.(new Error(m.error));
-    // decoded even when nobody waits, to keep the name numbering in step
-    const run = this.decoder.decode(m);
-    done?.(run);
+    for (const a of m.answers) {
+      const done = this.waiting.get(a.id);
+      this.waiting.delete(a.id);
+      // decoded even when nobody waits, to keep the name numbering in step
+      done?.(a.error !== undefined ? new Error(a.error) : this.decoder.decode(a));
+    }
   };
   private readonly onFailure = (e: Error | number) => {
     this.failed = typeof e === 'number' ? new Error(`the run reader thread exited with code ${e}`) : e;
@@ -193,6 +222,7 @@ class WorkerRunReader implements RunReader {
   constructor(
     private readonly worker: Worker,
     private readonly pass: number,
+    private readonly fetcher: RunFetcher,
   ) {
     worker.on('message', this.onMessage);
     worker.on('error', this.onFailure);
@@ -201,15 +231,43 @@ class WorkerRunReader implements RunReader {
   }
 
   read(run: ProwRun): Promise<AssembledRun | Error> {
-    if (this.failed) return Promise.resolve(this.failed);
+    const fetched = this.fetcher.fetch(run);
+    // Sent in queue order (the thread clusters failures in the order runs come), but without waiting
+    // for the answer to the run before: the answer is wrapped so that the chain does not await it.
+    const sent = this.queued.then(() => fetched).then((f) => ({ answer: f instanceof Error ? f : this.send(f) }));
+    this.queued = sent;
+    return sent.then((s) => s.answer);
+  }
+
+  /**
+   * Runs downloaded in the same turn of the event loop go to the thread in one message, and come
+   * back in one: a message costs about 0.1 ms on each side (waking the other thread), which made one
+   * per run a tenth of the pass.
+   */
+  private send(fetched: FetchedRun): Promise<AssembledRun | Error> | Error {
+    if (this.failed) return this.failed;
     const id = this.next++;
+    if (!this.outbox.length) setImmediate(this.flush);
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.worker.postMessage({ pass: this.pass, id, run });
+      this.outbox.push({ id, fetched });
     });
   }
 
+  private readonly flush = () => {
+    const runs = this.outbox;
+    this.outbox = [];
+    if (!runs.length || this.failed) return;
+    // the downloads are moved, not copied: each is the whole of an ArrayBuffer of its own (HttpResponse)
+    const transfer: ArrayBuffer[] = [];
+    for (const { fetched } of runs) {
+      for (const f of fetched.files) if ('bytes' in f && f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength) transfer.push(f.bytes.buffer as ArrayBuffer);
+    }
+    this.worker.postMessage({ pass: this.pass, runs }, transfer);
+  };
+
   async close(): Promise<void> {
+    this.fetcher.close();
     this.worker.off('message', this.onMessage).off('error', this.onFailure).off('exit', this.onFailure);
     if (this.failed) return;
     this.worker.postMessage({ pass: this.pass, end: true });
@@ -278,13 +336,12 @@ function workerScript(): Promise<string> {
 }
 
 /**
- * A run reader on a worker thread when the machine has cores to spare (`workers` decides when
- * given), else inline; inline too when the worker cannot be started. On 2 cores with the replay
- * server on the same machine the two measured the same (a median 1.5 s a pass either way: every core
- * was busy), so the default is a worker from 3 cores up, where the main thread then only writes.
+ * A run reader that assembles on a worker thread when the machine has a second core (`workers`
+ * decides when given), else inline; inline too when the worker cannot be started. On 2 cores, with
+ * the replay server on the same machine, the thread made warm passes about a third faster.
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
-  const workers = opts.config.ingest?.workers ?? (os.availableParallelism() > 2 ? 1 : 0);
+  const workers = opts.config.ingest?.workers ?? (os.availableParallelism() > 1 ? 1 : 0);
   if (workers < 1) return new InlineRunReader(opts.config, opts.signatures, opts.http);
   try {
     let worker = idle.values().next().value as Worker | undefined;
@@ -302,7 +359,7 @@ export async function createRunReader(opts: RunReaderOptions): Promise<RunReader
       w.on('message', onMessage).once('error', reject).once('exit', gone);
       w.postMessage({ pass, begin: { config: opts.config, signatures: opts.signatures } });
     });
-    return new WorkerRunReader(worker, pass);
+    return new WorkerRunReader(worker, pass, new RunFetcher(opts.config, opts.http));
   } catch {
     return new InlineRunReader(opts.config, opts.signatures, opts.http);
   }

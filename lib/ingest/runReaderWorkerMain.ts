@@ -1,34 +1,35 @@
-// The run reader's worker thread: for each pass it is given, downloads and assembles the runs it is
-// sent and answers in the order they came (lib/ingest/runReader.ts). Kept between passes.
+// The run reader's worker thread: for each pass it is given, assembles the runs the main thread
+// downloaded and sends them back in the order they came, a batch per message (lib/ingest/runReader.ts). Kept between passes.
 import { parentPort } from 'node:worker_threads';
 import type { StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
-import type { ProwRun } from '../parse/types';
-import { InlineRunReader, WireEncoder } from './runReader';
+import type { RunFile } from './assemble';
+import { RunAssembler, WireEncoder, type FetchedRun } from './runReader';
 
 type Message =
   | { pass: number; begin: { config: Config; signatures: StoredSignature[] } }
   | { pass: number; end: true }
-  | { pass: number; id: number; run: ProwRun };
+  | { pass: number; runs: { id: number; fetched: FetchedRun }[] };
 
-let current: { pass: number; reader: InlineRunReader; encoder: WireEncoder } | undefined;
+let current: { pass: number; assembler: RunAssembler; encoder: WireEncoder } | undefined;
+
+/** A Buffer again: a Buffer posted to a thread arrives as a plain Uint8Array. */
+function asBuffer(f: RunFile): RunFile {
+  return 'bytes' in f ? { path: f.path, bytes: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength) } : f;
+}
 
 parentPort!.on('message', (m: Message) => {
   if ('begin' in m) {
-    void current?.reader.close();
-    current = { pass: m.pass, reader: new InlineRunReader(m.begin.config, m.begin.signatures), encoder: new WireEncoder() };
+    current = { pass: m.pass, assembler: new RunAssembler(m.begin.config, m.begin.signatures), encoder: new WireEncoder() };
     parentPort!.postMessage({ pass: m.pass, ready: true });
   } else if ('end' in m) {
-    if (current?.pass === m.pass) {
-      void current.reader.close();
-      current = undefined;
-    }
+    if (current?.pass === m.pass) current = undefined;
   } else if (current?.pass === m.pass) {
-    // answers go out with the pass (and encoder) they were asked in
-    const { pass, reader, encoder } = current;
-    void reader.read(m.run).then((r) => {
-      if (r instanceof Error) parentPort!.postMessage({ pass, id: m.id, error: r.message });
-      else parentPort!.postMessage({ pass, ...encoder.encode(m.id, r) });
+    const { assembler, encoder } = current;
+    const answers = m.runs.map(({ id, fetched }) => {
+      const r = assembler.assemble({ ...fetched, files: fetched.files.map(asBuffer) });
+      return r instanceof Error ? { id, error: r.message } : encoder.encode(id, r);
     });
+    parentPort!.postMessage({ pass: m.pass, answers });
   }
 });

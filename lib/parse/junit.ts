@@ -11,6 +11,8 @@ const SYSTEM_OUT_TAIL_LINES = 100;
  * A copy of `s` that does not keep the string it was sliced from alive. V8 represents a slice of 13+
  * chars as a view into its parent, so a 100-byte test name kept in a cache would otherwise retain the
  * whole multi-MB file it came from. Concatenating then slicing forces a flat copy.
+ * Test names are left as views while a run is read (it is stored and dropped soon after): whatever
+ * keeps a name longer (the catalog, the reader thread's numbering) detaches it.
  */
 export function detach(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
@@ -54,11 +56,6 @@ export function decodeEntities(s: string): string {
     }
   }
   return from === 0 ? s : out + s.slice(from);
-}
-
-/** decodeEntities, as a flat string that does not pin `s`'s parent. */
-function decodeDetached(s: string): string {
-  return detach(decodeEntities(s));
 }
 
 /** The text of the entity s[start, end) (between & and ;), or undefined if it is not one we know. */
@@ -193,7 +190,7 @@ function readStartTag(s: string, lt: number): boolean {
       while (i < len && !isSpace(s.charCodeAt(i)) && s.charCodeAt(i) !== 62) i++;
       valueEnd = i;
     }
-    if (isAttr(s, nameStart, nameEnd, 'name')) tag.attrName = decodeDetached(s.slice(valueStart, valueEnd));
+    if (isAttr(s, nameStart, nameEnd, 'name')) tag.attrName = decodeEntities(s.slice(valueStart, valueEnd)); // a view of the file: see detach
     else if (isAttr(s, nameStart, nameEnd, 'time')) tag.time = s.slice(valueStart, valueEnd);
     else if (isAttr(s, nameStart, nameEnd, 'message')) tag.message = decodeEntities(s.slice(valueStart, valueEnd));
   }

@@ -41,6 +41,7 @@ export class ResponseHeaders {
 export interface HttpResponse {
   status: number;
   headers: ResponseHeaders;
+  /** the whole of its own ArrayBuffer */
   body: Buffer;
   url: string;
 }
@@ -180,7 +181,11 @@ export class HttpClient {
       if (e instanceof HttpError) throw e;
       throw this.transportError(url, e as Error, 'download interrupted: ');
     }
-    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    // A body of its own (not a view into a socket read or the shared pool): it can then be handed
+    // to another thread without copying (lib/ingest/runReader.ts).
+    const body = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    for (const c of chunks) at += c.copy(body, at);
     if (Number.isFinite(declared) && body.length !== declared) {
       throw new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`, true);
     }

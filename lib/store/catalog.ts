@@ -1,6 +1,7 @@
 // In-memory maps of the small, append-only tables (jobs, tests, test sets, signatures) so the write
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
+import { detach } from '../parse/junit';
 import type { StoredSignature } from '../analysis/signatures';
 import type { Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
@@ -41,45 +42,50 @@ export class Catalog {
     return id;
   }
 
-  /** Ids of the named tests, creating the missing ones. */
-  async testIds(sql: Sql, names: string[], now: number): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
-    const missing: { name: string; hash: string }[] = [];
-    for (const name of names) {
-      const cached = this.testsByName.get(name);
-      if (cached !== undefined) {
-        out.set(name, cached);
-        continue;
+  /** Per list of names, the ids of the tests (same order), creating the missing tests. */
+  async testIds(sql: Sql, lists: readonly (readonly { name: string }[])[], now: number): Promise<Int32Array[]> {
+    const out = lists.map((l) => new Int32Array(l.length));
+    // names not seen this pass: where they occur, resolved by hash (then created if new)
+    const unseen = new Map<string, { hash: string; at: number[] }>();
+    for (let k = 0; k < lists.length; k++) {
+      const list = lists[k];
+      const ids = out[k];
+      for (let i = 0; i < list.length; i++) {
+        const id = this.testsByName.get(list[i].name);
+        if (id !== undefined) ids[i] = id;
+        else {
+          const name = list[i].name;
+          let u = unseen.get(name);
+          if (!u) unseen.set(name, (u = { hash: testId(name), at: [] }));
+          u.at.push(k, i);
+        }
       }
-      const hash = testId(name);
-      const id = this.tests.get(hash);
-      if (id !== undefined) {
-        out.set(name, id);
-        this.testsByName.set(name, id);
-      } else missing.push({ name, hash });
     }
+    if (!unseen.size) return out;
+    const missing = [...unseen].filter(([, u]) => !this.tests.has(u.hash));
     if (missing.length) {
-      await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map((m) => [m.hash, m.name, now]), 'ON CONFLICT (hash) DO NOTHING');
-      const rows = await selectIn<{ id: number; hash: string }>(sql, (p) => `SELECT id, hash FROM test WHERE hash IN (${p})`, missing.map((m) => m.hash));
-      const byHash = new Map(rows.map((r) => [r.hash, r.id]));
-      for (const m of missing) {
-        const id = byHash.get(m.hash)!;
-        this.tests.set(m.hash, id);
-        this.testsByName.set(m.name, id);
-        out.set(m.name, id);
-      }
+      await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map(([name, u]) => [u.hash, name, now]), 'ON CONFLICT (hash) DO NOTHING');
+      const rows = await selectIn<{ id: number; hash: string }>(sql, (p) => `SELECT id, hash FROM test WHERE hash IN (${p})`, missing.map(([, u]) => u.hash));
+      for (const r of rows) this.tests.set(r.hash, r.id);
+    }
+    for (const [name, u] of unseen) {
+      const id = this.tests.get(u.hash)!;
+      this.testsByName.set(detach(name), id);
+      for (let j = 0; j < u.at.length; j += 2) out[u.at[j]][u.at[j + 1]] = id;
     }
     return out;
   }
 
-  /** Id of the set of these tests, creating it if new. */
-  async testSetId(sql: Sql, ids: number[]): Promise<number> {
-    const sorted = [...new Set(ids)].sort((a, b) => a - b);
-    const members = encodeTestSet(sorted);
+  /** Id of the set of these tests (in any order, repeats allowed), creating it if new. */
+  async testSetId(sql: Sql, ids: Int32Array): Promise<number> {
+    const sorted = ids.slice().sort();
+    let n = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
+    const members = encodeTestSet(sorted.subarray(0, n));
     const hash = testSetHash(members);
     const known = this.testSets.get(hash);
     if (known !== undefined) return known;
-    const id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, sorted.length, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
+    const id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, n, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
     this.testSets.set(hash, id);
     return id;
   }

@@ -63,14 +63,20 @@ const RUN_CHUNK = 200;
  */
 export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<void> {
   if (!runs.length) return;
-  const ids = await catalog.testIds(sql, runs.flatMap((r) => r.assembled.record.results.map((t) => t.name)), now);
+  const ids = await catalog.testIds(sql, runs.map((r) => r.assembled.record.results), now);
   const rows: Param[][] = [];
-  for (const { assembled: { record: rec } } of runs) {
+  for (let k = 0; k < runs.length; k++) {
+    const rec = runs[k].assembled.record;
     const jobId = await catalog.jobId(sql, rec.job, rec.type, now);
-    const executed = rec.results.filter((r) => r.outcome !== 'skipped');
-    const testSetId = executed.length ? await catalog.testSetId(sql, executed.map((r) => ids.get(r.name)!)) : null;
+    const executed = new Int32Array(rec.results.length);
+    let e = 0;
     const counts = { passed: 0, failed: 0, flaked: 0, skipped: 0 };
-    for (const r of rec.results) counts[r.outcome]++;
+    for (let i = 0; i < rec.results.length; i++) {
+      const outcome = rec.results[i].outcome;
+      counts[outcome]++;
+      if (outcome !== 'skipped') executed[e++] = ids[k][i];
+    }
+    const testSetId = e ? await catalog.testSetId(sql, executed.subarray(0, e)) : null;
     rows.push([
       jobId, rec.buildId, rec.state, rec.started, rec.finished, rec.url, rec.gcsPath, rec.pull, rec.baseRef, rec.commitSha, rec.payload,
       testSetId, counts.passed, counts.failed, counts.flaked, counts.skipped, rec.installFailed ? 1 : 0, rec.problems.length,
@@ -98,15 +104,16 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
 
   const outcomes: Param[][] = [];
   const problems: Param[][] = [];
-  for (const [k, { assembled }] of runs.entries()) {
-    const rec = assembled.record;
+  for (let k = 0; k < runs.length; k++) {
+    const { record: rec, signatures } = runs[k].assembled;
     const runId = runIds[k]!;
     const jobId = rows[k][0];
-    for (const [i, r] of rec.results.entries()) {
+    for (let i = 0; i < rec.results.length; i++) {
+      const r = rec.results[i];
       if (r.outcome !== 'failed' && r.outcome !== 'flaked') continue;
-      const sig = assembled.signatures[i];
+      const sig = signatures[i];
       const signatureId = sig ? await catalog.signatureId(sql, sig, rec.started) : null;
-      outcomes.push([runId, ids.get(r.name)!, OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
+      outcomes.push([runId, ids[k][i], OUTCOME_CODE[r.outcome], signatureId, rec.started, jobId, capMessage(r.message)]);
     }
     for (const p of rec.problems) problems.push([runId, cleanText(p.file), cleanText(p.message.slice(0, 2000))]);
   }

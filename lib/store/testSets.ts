@@ -2,11 +2,12 @@
 // varints (about 1.2 bytes per test for dense ids). Runs of one job nearly always share a set.
 import crypto from 'node:crypto';
 
-export function encodeTestSet(sortedIds: readonly number[]): Buffer {
+export function encodeTestSet(sortedIds: ArrayLike<number>): Buffer {
   const out = Buffer.allocUnsafe(sortedIds.length * 5);
   let pos = 0;
   let prev = 0;
-  for (const id of sortedIds) {
+  for (let i = 0; i < sortedIds.length; i++) {
+    const id = sortedIds[i];
     let delta = id - prev;
     if (delta < 0 || !Number.isInteger(delta)) throw new Error('test set ids must be sorted, distinct integers');
     prev = id;

@@ -65,6 +65,15 @@ describe('assembleRun', () => {
     expect(rec.meta.installFailure).toEqual({ steps: ['install should succeed: infrastructure', 'install should succeed: overall'] });
     expect(rec.results.every((r) => r.name.startsWith('install should succeed'))).toBe(true);
   });
+  it("reads a log's install failure only where no e2e tests ran, and its failure text only where junit has none", () => {
+    const log = file('build-log.txt', 'fail [x.go:1]: the cause\nfailed: (1s) 2026-11-20T10:00:00 "t2"\nlevel=fatal msg="failed to destroy cluster"\n');
+    const installOnly = assembleRun(run, '', [file('artifacts/junit_operator.xml', junit('<testcase name="setup"/>')), log], []);
+    expect(installOnly.meta.installFailure).toEqual({ steps: ['install'], message: 'failed to destroy cluster' });
+    const e2e = (cases: string) => assembleRun(run, '', [file('artifacts/junit_e2e_1.xml', junit(cases)), log], []);
+    const ran = e2e('<testcase name="t1"><failure message="own text"/></testcase><testcase name="t2"><failure/></testcase>');
+    expect(ran.installFailed).toBe(false);
+    expect(ran.results.map((r) => [r.name, r.message])).toEqual([['t1', 'own text'], ['t2', 'fail [x.go:1]: the cause']]);
+  });
   it('records a malformed file as a problem and keeps the rest; derives state and refs', () => {
     const rec = assembleRun({ ...run, state: 'pending', refs: { org: 'o', repo: 'r', baseRef: 'main', baseSha: 'base', pulls: [{ number: 7, sha: 'head' }] } }, '', [
       file('finished.json', '{"timestamp": 1700005400, "passed": false, "result": "FAILURE"}'),

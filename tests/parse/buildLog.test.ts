@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goUnquote, parseBuildLog, parseGoDuration } from '../../lib/parse/buildLog';
+import { buildLogPromotion, goUnquote, parseBuildLog, parseGoDuration } from '../../lib/parse/buildLog';
 import { mergeCases, TRUNCATION_MARK } from '../../lib/parse/junit';
 import { describeFixtures, readFixture } from '../fixtures';
 
@@ -141,6 +141,9 @@ describe('parseBuildLog on openshift-tests output', () => {
     const current = 'sha256:' + '9f'.repeat(32);
     const log = `2019/05/01 10:00:00 Resolved release\nWill promote ${candidate}, current is ${current}\r\nTag updated\n`;
     expect(parseBuildLog(log).promote).toEqual({ candidate, current });
+    // the same line read from the bytes alone, the last one when a log has several
+    expect(buildLogPromotion(Buffer.from(`Will promote sha256:00, current is sha256:11\n${log}`))).toEqual({ candidate, current });
+    expect(buildLogPromotion(Buffer.from(`no promotion here\nWill promote nothing\n`))).toBeUndefined();
   });
 
   it('takes the first openshift-install level=fatal message as an install failure hint', () => {
