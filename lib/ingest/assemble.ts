@@ -2,7 +2,8 @@
 // combine into the run's record (state, refs, payload, merged test results, parse problems).
 import crypto from 'node:crypto';
 import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/buildLog';
-import { mergeCases, parseJunit } from '../parse/junit';
+import { parseJunit } from '../parse/junit';
+import { cleanText, TestNames } from '../parse/testNames';
 import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
 import { INSTALL_STEP_TEST } from '../parse/variants';
@@ -44,12 +45,6 @@ export interface ListedObject {
 
 const TOP_LEVEL = new Set(['started.json', 'finished.json', 'prowjob.json', 'build-log.txt']);
 const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
-
-/** Strips NUL and other C0 controls but tab and newline: PostgreSQL text cannot hold NUL. */
-export function cleanText(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s) ? s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '') : s;
-}
 
 export function isJunit(path: string): boolean {
   return path.startsWith('artifacts/') && /(^|\/)junit[^/]*\.xml$/i.test(path);
@@ -106,46 +101,55 @@ function soundE2eJunit(junits: { path: string; error?: string }[]): boolean {
   return e2e.length > 0 && !e2e.some((j) => j.error);
 }
 
-/** Combines test results from junit files and build logs (see README "How a run's results are read"). */
+/**
+ * Combines test results from junit files and build logs (see README "How a run's results are read").
+ * Results name their tests by the strings `names` keeps.
+ */
 export function combineResults(
   junits: { path: string; cases: RawCase[]; error?: string }[],
   logs: BuildLogResult[],
+  names = new TestNames(),
 ): { results: TestResult[]; source: string } {
   const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
-  const junitResults = mergeCases(junits.flatMap((j) => j.cases));
-  const failTexts = Object.assign({}, ...logs.map((l) => l.failTexts)) as Record<string, string>;
+  const junitResults = names.mergeCases(junits.flatMap((j) => j.cases));
+  const failTexts = new Map<string, string>();
+  for (const l of logs) for (const [name, text] of Object.entries(l.failTexts)) failTexts.set(names.kept(name), text);
   const withLogText = (r: TestResult): TestResult =>
-    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts[r.name] ? { ...r, message: failTexts[r.name] } : r;
+    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts.has(r.name) ? { ...r, message: failTexts.get(r.name)! } : r;
   if (soundE2eJunit(junits)) {
     // the common case: logs only fill in failure text
     return { results: junitResults.map(withLogText), source: 'junit' };
   }
   const byName = new Map(junitResults.map((r) => [r.name, r]));
-  const brokenNames = new Set(e2e.filter((j) => j.error).flatMap((j) => j.cases.map((c) => c.name)));
+  const brokenNames = new Set(e2e.filter((j) => j.error).flatMap((j) => j.cases.map((c) => names.kept(c.name))));
   const logCases = logs.flatMap((l) => l.cases);
   let source = e2e.length ? 'junit' : 'none';
   if (logCases.length && (e2e.length === 0 || e2e.some((j) => j.error))) {
     // No e2e junit, or a broken one: the log's per-test lines fill in (and win for the broken file's tests).
-    for (const r of mergeCases(logCases)) if (!byName.has(r.name) || brokenNames.has(r.name)) byName.set(r.name, r);
+    for (const r of names.mergeCases(logCases)) if (!byName.has(r.name) || brokenNames.has(r.name)) byName.set(r.name, r);
     source = e2e.length ? 'junit+build-log' : 'build-log';
   } else if (e2e.length === 0) {
     // Older logs without per-test lines: only the Failing/Flaky blocks are known.
     for (const l of logs) {
-      for (const name of l.flaky) if (!byName.has(name)) byName.set(name, { name, outcome: 'flaked', message: '' });
-      for (const name of l.failing) if (!byName.has(name)) byName.set(name, { name, outcome: 'failed', message: '' });
+      for (const name of l.flaky.map((n) => names.kept(n))) if (!byName.has(name)) byName.set(name, { name, outcome: 'flaked', message: '' });
+      for (const name of l.failing.map((n) => names.kept(n))) if (!byName.has(name)) byName.set(name, { name, outcome: 'failed', message: '' });
       if (l.failing.length || l.flaky.length) source = 'build-log-summary';
     }
   }
   return { results: [...byName.values()].map(withLogText), source };
 }
 
-/** Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files. */
+/**
+ * Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files.
+ * `names`: the test names of the pass (see TestNames), else the run's own.
+ */
 export function assembleRun(
   run: ProwRun,
   gcsPath: string,
   files: RunFile[],
   listing: ListedObject[],
   preProblems: ParseProblem[] = [],
+  names = new TestNames(),
 ): RunRecord {
   const problems: ParseProblem[] = [...preProblems];
   const byPath = new Map(files.map((f) => [f.path, f]));
@@ -176,12 +180,9 @@ export function assembleRun(
       problems.push({ file: f.path, message: (e as Error).message });
     }
   }
-  const { results: raw, source } = combineResults(junits, logs);
-  const results = raw.map((r) => {
-    const name = cleanText(r.name);
-    const message = cleanText(r.message);
-    return name === r.name && message === r.message ? r : { ...r, name, message };
-  });
+  const { results, source } = combineResults(junits, logs, names);
+  // names are clean already (TestNames)
+  for (const r of results) if (r.message) r.message = cleanText(r.message);
 
   const refs: ProwRefs | undefined = run.refs ?? prowJob?.refs;
   const pull = refs?.pulls[0]?.number ?? (started?.pull ? Number(started.pull) || null : null);

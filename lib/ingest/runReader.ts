@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
 import type { ParseProblem, ProwRun, TestResult } from '../parse/types';
-import { detach } from '../parse/junit';
+import { TestNames } from '../parse/testNames';
 import { ignoreMatcher } from '../parse/variants';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
@@ -48,23 +48,10 @@ export interface RunReaderOptions {
   http?: HttpClient;
 }
 
-/**
- * Assembles a run and clusters its failures. Wrapper tests (ci-operator steps that only mirror other
- * results, see DEFAULT_IGNORE_TESTS) get no signature: their "failure text" is a list of the other
- * tests' failures, not a cause, and long and unique every time.
- */
-function assembleWithSignatures(index: SignatureIndex, f: FetchedRun, isWrapper: (name: string) => boolean): AssembledRun {
-  const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems);
-  const signatures = record.results.map((r) => {
-    if ((r.outcome !== 'failed' && r.outcome !== 'flaked') || !r.message || isWrapper(r.name)) return null;
-    const s = index.assign(r.message);
-    return { hash: s.hash, text: s.text };
-  });
-  return { record, signatures };
-}
-
 /** Assembles fetched runs one at a time, in the order given, clustering their failures (on either thread). */
 export class RunAssembler {
+  /** the test names of the pass: results name their tests by these strings */
+  readonly names = new TestNames();
   private readonly index: SignatureIndex;
   private readonly isWrapper: (name: string) => boolean;
 
@@ -73,9 +60,20 @@ export class RunAssembler {
     this.isWrapper = ignoreMatcher(config.ignoreTests);
   }
 
+  /**
+   * Wrapper tests (ci-operator steps that only mirror other results, see DEFAULT_IGNORE_TESTS) get no
+   * signature: their "failure text" is a list of the other tests' failures, not a cause, and long and
+   * unique every time.
+   */
   assemble(f: FetchedRun): AssembledRun | Error {
     try {
-      return assembleWithSignatures(this.index, f, this.isWrapper);
+      const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems, this.names);
+      const signatures = record.results.map((r) => {
+        if ((r.outcome !== 'failed' && r.outcome !== 'flaked') || !r.message || this.isWrapper(r.name)) return null;
+        const s = this.index.assign(r.message);
+        return { hash: s.hash, text: s.text };
+      });
+      return { record, signatures };
     } catch (e) {
       return new Error(`assembling failed: ${(e as Error).message}`);
     }
@@ -146,27 +144,26 @@ export interface WireRun {
   notes?: [number, string, { hash: string; text: string } | null][];
 }
 
-/** Worker side: numbers names as it sends them. */
+/** Worker side: sends names by their numbers in the pass's TestNames, each new name once. */
 export class WireEncoder {
-  private readonly numbers = new Map<string, number>();
+  private sent = 0;
+
+  constructor(private readonly names: TestNames) {}
 
   encode(id: number, a: AssembledRun): WireRun {
     const { results, ...record } = a.record;
-    const newNames: string[] = [];
     const names = new Int32Array(results.length);
     const outcomes = new Uint8Array(results.length);
     const notes: WireRun['notes'] = [];
-    results.forEach((r, i) => {
-      let n = this.numbers.get(r.name);
-      if (n === undefined) {
-        n = this.numbers.size;
-        this.numbers.set(detach(r.name), n);
-        newNames.push(r.name);
-      }
-      names[i] = n;
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      names[i] = this.names.number(r.name);
       outcomes[i] = OUTCOME_INDEX.get(r.outcome)!;
       if (r.message || a.signatures[i]) notes.push([i, r.message, a.signatures[i]]);
-    });
+    }
+    // every name numbered since the last message, used by this run or not (the numbering must match)
+    const newNames = this.names.names.slice(this.sent);
+    this.sent = this.names.names.length;
     return { id, record, newNames, names, outcomes, notes };
   }
 }

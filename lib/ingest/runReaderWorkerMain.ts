@@ -20,7 +20,8 @@ function asBuffer(f: RunFile): RunFile {
 
 parentPort!.on('message', (m: Message) => {
   if ('begin' in m) {
-    current = { pass: m.pass, assembler: new RunAssembler(m.begin.config, m.begin.signatures), encoder: new WireEncoder() };
+    const assembler = new RunAssembler(m.begin.config, m.begin.signatures);
+    current = { pass: m.pass, assembler, encoder: new WireEncoder(assembler.names) };
     parentPort!.postMessage({ pass: m.pass, ready: true });
   } else if ('end' in m) {
     if (current?.pass === m.pass) current = undefined;

@@ -2,7 +2,8 @@
 // format from openshift/origin pkg/test/ginkgo/status.go and cmd_runsuite.go). One linear pass over the
 // lines: logs reach 50 MB, so no per-line regex except on the few lines that start with a known word.
 import type { RawCase } from './types';
-import { capText, detach, matchesAt } from './junit';
+import { capText, matchesAt } from './junit';
+import { detach } from './testNames';
 
 export interface BuildLogResult {
   /** one per end line; a `flaked:` line gives a failed case followed by a passed one */

@@ -1,22 +1,12 @@
 // JUnit XML → RawCase[], with a hand-written indexOf-based scanner (no DOM): junit files reach tens of
 // MB, come truncated or malformed from CI, and must never throw. See SOURCES.md section 3.
-import type { RawCase, TestResult } from './types';
+import { detach } from './testNames';
+import type { RawCase } from './types';
 
 export const MAX_FAILURE_TEXT = 16 * 1024;
 export const TRUNCATION_MARK = '\n...[truncated]...\n';
 /** lines of <system-out> used when a failed case has no failure text (openshift-tests keeps ≤100) */
 const SYSTEM_OUT_TAIL_LINES = 100;
-
-/**
- * A copy of `s` that does not keep the string it was sliced from alive. V8 represents a slice of 13+
- * chars as a view into its parent, so a 100-byte test name kept in a cache would otherwise retain the
- * whole multi-MB file it came from. Concatenating then slicing forces a flat copy.
- * Test names are left as views while a run is read (it is stored and dropped soon after): whatever
- * keeps a name longer (the catalog, the reader thread's numbering) detaches it.
- */
-export function detach(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
-}
 
 /** Caps text at `max` chars, keeping the first and last halves around TRUNCATION_MARK (as triage does). */
 export function capText(text: string, max = MAX_FAILURE_TEXT): string {
@@ -190,7 +180,7 @@ function readStartTag(s: string, lt: number): boolean {
       while (i < len && !isSpace(s.charCodeAt(i)) && s.charCodeAt(i) !== 62) i++;
       valueEnd = i;
     }
-    if (isAttr(s, nameStart, nameEnd, 'name')) tag.attrName = decodeEntities(s.slice(valueStart, valueEnd)); // a view of the file: see detach
+    if (isAttr(s, nameStart, nameEnd, 'name')) tag.attrName = decodeEntities(s.slice(valueStart, valueEnd)); // a view of the file (see detach)
     else if (isAttr(s, nameStart, nameEnd, 'time')) tag.time = s.slice(valueStart, valueEnd);
     else if (isAttr(s, nameStart, nameEnd, 'message')) tag.message = decodeEntities(s.slice(valueStart, valueEnd));
   }
@@ -372,34 +362,4 @@ function scan(s: string, cases: RawCase[]): { cases: RawCase[]; error?: string }
   }
   if (nameless) problems.push(`${nameless} testcase${nameless > 1 ? 's' : ''} without a name skipped`);
   return problems.length ? { cases, error: problems.join('; ') } : { cases };
-}
-
-/**
- * Merges a run's cases into one result per test name, in first-seen order: fail + pass = flaked
- * (openshift-tests retries), only failures = failed (message of the last failure), passes only = passed,
- * skipped only = skipped, skipped + passed = passed, skipped + failed = failed.
- */
-export function mergeCases(cases: RawCase[]): TestResult[] {
-  // one result object per name, filled in place (a run has hundreds to thousands of cases)
-  const index = new Map<string, number>();
-  const out: TestResult[] = [];
-  const state: number[] = []; // bit 1: a failure seen, bit 2: a pass seen
-  for (const c of cases) {
-    let k = index.get(c.name);
-    if (k === undefined) {
-      k = out.length;
-      index.set(c.name, k);
-      out.push({ name: c.name, outcome: 'skipped', message: '' });
-      state.push(0);
-    }
-    if (c.result === 'failed') {
-      state[k] |= 1;
-      out[k].message = c.message;
-    } else if (c.result === 'passed') state[k] |= 2;
-  }
-  for (let k = 0; k < out.length; k++) {
-    const st = state[k];
-    out[k].outcome = st === 3 ? 'flaked' : st === 1 ? 'failed' : st === 2 ? 'passed' : 'skipped';
-  }
-  return out;
 }

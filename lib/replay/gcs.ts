@@ -1,9 +1,9 @@
 // Google Cloud Storage as the replay server serves it: the JSON API listing (prefix, delimiter,
-// pageToken, maxResults), object metadata and media, the XML-API style download path
+// pageToken, maxResults, fields), object metadata and media, the XML-API style download path
 // /<bucket>/<object>, and a tiny Spyglass stand-in under /view/gs/. Objects exist once visibleAt <= now.
 import { contentTypeFor, type IndexedObject, type LoadedWorld, type ObjectBytes } from './world';
 import type { Reply, RouteContext } from './http';
-import { htmlEscape, jsonReply, textReply } from './http';
+import { htmlEscape, jsonReply, parseFields, selectFields, textReply } from './http';
 
 function lowerBound(list: IndexedObject[], name: string): number {
   let lo = 0;
@@ -72,6 +72,8 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   const list = ctx.world.objects.get(bucket);
   if (!list) return gcsError(404, 'The specified bucket does not exist.', 'notFound');
   const q = ctx.url.searchParams;
+  const fields = q.has('fields') ? parseFields(q.get('fields')!) : undefined;
+  if (q.has('fields') && !fields) return gcsError(400, `Invalid field selection ${q.get('fields')}`, 'invalidParameter');
   const prefix = q.get('prefix') ?? '';
   const delimiter = q.get('delimiter') ?? '';
   const maxResults = Math.max(1, Number(q.get('maxResults') ?? 1000) || 1000);
@@ -106,7 +108,7 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   if (more && last) body.nextPageToken = encodeToken(last);
   if (prefixes.length) body.prefixes = prefixes;
   if (items.length) body.items = items;
-  return jsonReply(200, body);
+  return jsonReply(200, fields ? selectFields(body, fields) : body);
 }
 
 export function findObject(world: LoadedWorld, bucket: string, name: string, now: number): IndexedObject | undefined {

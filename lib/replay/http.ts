@@ -59,3 +59,54 @@ export function pick<T extends Record<string, unknown>>(obj: T, fields: string[]
   if (fields.length === 0 || fields.includes('_all') || fields.includes('_default')) return obj;
   return Object.fromEntries(Object.entries(obj).filter(([k]) => fields.includes(k))) as Partial<T>;
 }
+
+type FieldSelection = Map<string, FieldSelection | null>;
+
+/**
+ * Parses a Google APIs partial-response `fields` parameter (`items(name,size),nextPageToken`,
+ * `a/b`, nested parentheses). Returns undefined when it is malformed.
+ */
+export function parseFields(spec: string): FieldSelection | undefined {
+  let i = 0;
+  const list = (): FieldSelection | undefined => {
+    const out: FieldSelection = new Map();
+    for (;;) {
+      const start = i;
+      while (i < spec.length && !',()'.includes(spec[i])) i++;
+      const path = spec.slice(start, i).trim().split('/');
+      if (path.some((p) => !p)) return undefined;
+      let sub: FieldSelection | null = null;
+      if (spec[i] === '(') {
+        i++;
+        const inner = list();
+        if (!inner || spec[i] !== ')') return undefined;
+        i++;
+        sub = inner;
+      }
+      // a/b(c) is a(b(c))
+      let node: FieldSelection = out;
+      for (const p of path.slice(0, -1)) {
+        const next = node.get(p) ?? new Map();
+        node.set(p, next);
+        node = next;
+      }
+      node.set(path[path.length - 1], sub);
+      if (spec[i] !== ',') return out;
+      i++;
+    }
+  };
+  const parsed = list();
+  return parsed && i === spec.length ? parsed : undefined;
+}
+
+/** Keeps only the selected fields of a JSON value (arrays: of each element). */
+export function selectFields(value: unknown, selection: FieldSelection): unknown {
+  if (Array.isArray(value)) return value.map((v) => selectFields(v, selection));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of selection) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = sub ? selectFields(v, sub) : v;
+  }
+  return out;
+}

@@ -114,7 +114,7 @@ export class HttpClient {
 
   /** GET with retries. Throws HttpError for refused hosts, non-retryable statuses, and exhausted retries. */
   async get(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    this.checkAllowed(url);
+    const target = this.checkAllowed(url);
     let lastError: HttpError | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) {
@@ -124,7 +124,7 @@ export class HttpClient {
       }
       let err: HttpError;
       try {
-        const res = await this.slot(() => this.once(url, options));
+        const res = await this.slot(() => this.once(target, options));
         if (res.status < 400 || options.accept?.includes(res.status)) return res;
         err = new HttpError(url, res.status, `GET ${url}: HTTP ${res.status}`, RETRYABLE.has(res.status));
       } catch (e) {
@@ -140,10 +140,10 @@ export class HttpClient {
     throw new HttpError(url, lastError?.status ?? 0, `${lastError?.message ?? `GET ${url} failed`} (after ${this.retries + 1} attempts)`);
   }
 
-  private async once(url: string, options: RequestOptions, redirects = 0): Promise<HttpResponse> {
+  private async once(u: URL, options: RequestOptions, redirects = 0): Promise<HttpResponse> {
     this.stats.requests++;
+    const url = u.href;
     const maxBytes = options.maxBytes ?? this.maxBytes;
-    const u = new URL(url);
     let res;
     try {
       res = await this.agent.request({ origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers: { ...this.opts.headers, ...options.headers } });
@@ -156,10 +156,8 @@ export class HttpClient {
     if (status >= 300 && status < 400 && location) {
       discard(res.body);
       if (redirects >= 5) throw new HttpError(url, status, `GET ${url}: too many redirects`);
-      const next = new URL(location, url).toString();
       // A redirect may only lead to an allowed host as well.
-      this.checkAllowed(next);
-      return this.once(next, options, redirects + 1);
+      return this.once(this.checkAllowed(new URL(location, url).toString()), options, redirects + 1);
     }
     const declared = Number(headers.get('content-length') ?? NaN);
     if (declared > maxBytes) {

@@ -1,7 +1,7 @@
 // In-memory maps of the small, append-only tables (jobs, tests, test sets, signatures) so the write
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
-import { detach } from '../parse/junit';
+import { detach } from '../parse/testNames';
 import type { StoredSignature } from '../analysis/signatures';
 import type { Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';

@@ -1,6 +1,6 @@
 // Writing runs inside the caller's transaction, replacing whatever the database had for each (job,
 // build): a kill -9 leaves whole runs or none, and re-ingest never duplicates.
-import { cleanText } from '../ingest/assemble';
+import { cleanText } from '../parse/testNames';
 import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
 import type { Database, Param, Sql } from './db';

@@ -1,7 +1,8 @@
 // How a run's files combine into its record: which files are read, junit vs build log, flakes,
 // install failures, state and refs, and hostile text.
 import { describe, expect, it } from 'vitest';
-import { assembleRun, cleanText, combineResults, selectFiles, type RunFile } from '../../lib/ingest/assemble';
+import { assembleRun, combineResults, selectFiles, type RunFile } from '../../lib/ingest/assemble';
+import { cleanText } from '../../lib/parse/testNames';
 import type { ProwRun, RawCase } from '../../lib/parse/types';
 
 const run: ProwRun = { job: 'periodic-ci-x-e2e-aws', buildId: '42', type: 'periodic', state: 'failure', started: 1_700_000_000, finished: 1_700_005_400, url: 'https://prow/view/gs/b/logs/x/42' };

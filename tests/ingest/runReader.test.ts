@@ -2,6 +2,7 @@
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
 import { WireDecoder, WireEncoder, type AssembledRun } from '../../lib/ingest/runReader';
+import { TestNames } from '../../lib/parse/testNames';
 import type { TestResult } from '../../lib/parse/types';
 
 function assembled(buildId: string, results: TestResult[]): AssembledRun {
@@ -25,7 +26,7 @@ describe('run reader wire format', () => {
       { name: 'd', outcome: 'passed', message: '' },
       { name: 'a', outcome: 'failed', message: 'other' },
     ]);
-    const enc = new WireEncoder();
+    const enc = new WireEncoder(new TestNames());
     const dec = new WireDecoder();
     const m1 = enc.encode(0, first);
     const m2 = enc.encode(1, second);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLogPromotion, goUnquote, parseBuildLog, parseGoDuration } from '../../lib/parse/buildLog';
-import { mergeCases, TRUNCATION_MARK } from '../../lib/parse/junit';
+import { TRUNCATION_MARK } from '../../lib/parse/junit';
+import { mergeCases } from '../../lib/parse/testNames';
 import { describeFixtures, readFixture } from '../fixtures';
 
 // No real build-log.txt with these blocks is committed anywhere (SOURCES.md, "Not found"), so this one is

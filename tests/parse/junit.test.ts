@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { capText, mergeCases, parseJunit, TRUNCATION_MARK } from '../../lib/parse/junit';
+import { capText, parseJunit, TRUNCATION_MARK } from '../../lib/parse/junit';
+import { mergeCases } from '../../lib/parse/testNames';
 import type { RawCase } from '../../lib/parse/types';
 import { describeFixtures, fixturePath, readFixture, readFixtureBytes } from '../fixtures';
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_WORLD_END, ensureWorld } from '../../lib/replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../../lib/replay/server';
+import { parseFields, selectFields } from '../../lib/replay/http';
 import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../../lib/world/types';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -120,6 +121,22 @@ describe('GCS', () => {
       expect(Object.keys(i)).toEqual(expect.arrayContaining(['kind', 'name', 'bucket', 'size', 'md5Hash', 'generation', 'updated', 'contentType']));
       expect(typeof i.size).toBe('string');
     }
+  });
+
+  it('answers with only the fields asked for, as the JSON API does, and 400 for a malformed selection', async () => {
+    const run = manifest.runs.find((r) => r.type === 'presubmit' && r.state === 'failure')!;
+    const q = new URLSearchParams({ prefix: `${run.gcsPath}/`, maxResults: '2', fields: 'items(name,size),nextPageToken' });
+    const page = await getJson(server, `/storage/v1/b/origin-ci-test/o?${q}`);
+    expect(Object.keys(page).sort()).toEqual(['items', 'nextPageToken']);
+    for (const i of page.items) expect(Object.keys(i)).toEqual(['name', 'size']);
+    q.set('fields', 'items(name');
+    expect((await fetch(`${server.url}/storage/v1/b/origin-ci-test/o?${q}`)).status).toBe(400);
+  });
+
+  it('reads nested and slashed field selections', () => {
+    const value = { a: { b: [{ c: 1, x: 2 }], y: 3 }, d: 4, e: 5 };
+    expect(selectFields(value, parseFields('a/b(c),d')!)).toEqual({ a: { b: [{ c: 1 }] }, d: 4 });
+    for (const bad of ['', 'a,', 'a(b', 'a)b', 'a//b']) expect(parseFields(bad)).toBeUndefined();
   });
 
   it('lists build folders of a job with the delimiter', async () => {
