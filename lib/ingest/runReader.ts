@@ -10,13 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
-import type { ParseProblem, ProwRun, TestResult } from '../parse/types';
+import type { ParseProblem, ProwRun } from '../parse/types';
 import { TestNames } from '../parse/testNames';
 import { ignoreMatcher } from '../parse/variants';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './assemble';
 import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
+import { packFetched, WireDecoder, type WireRun } from './runWire';
 
 /** A run's files as downloaded, before parsing. */
 export interface FetchedRun {
@@ -126,66 +127,6 @@ export class InlineRunReader implements RunReader {
   }
 }
 
-// The worker sends each run back compactly: test names are numbered once per pass (most runs of a
-// job repeat the same few thousand names), outcomes are bytes, and only failures carry text. Sending
-// whole records cost more main-thread time than parsing them did.
-const OUTCOMES: TestResult['outcome'][] = ['passed', 'failed', 'flaked', 'skipped'];
-const OUTCOME_INDEX = new Map(OUTCOMES.map((o, i) => [o, i]));
-
-export interface WireRun {
-  id: number;
-  error?: string;
-  record?: Omit<RunRecord, 'results'>;
-  /** names first used by this message, numbered after the ones sent before */
-  newNames?: string[];
-  names?: Int32Array;
-  outcomes?: Uint8Array;
-  /** results with failure text: [result index, message, signature] */
-  notes?: [number, string, { hash: string; text: string } | null][];
-}
-
-/** Worker side: sends names by their numbers in the pass's TestNames, each new name once. */
-export class WireEncoder {
-  private sent = 0;
-
-  constructor(private readonly names: TestNames) {}
-
-  encode(id: number, a: AssembledRun): WireRun {
-    const { results, ...record } = a.record;
-    const names = new Int32Array(results.length);
-    const outcomes = new Uint8Array(results.length);
-    const notes: WireRun['notes'] = [];
-    for (let i = 0; i < results.length; i++) {
-      const r = results[i];
-      names[i] = this.names.number(r.name);
-      outcomes[i] = OUTCOME_INDEX.get(r.outcome)!;
-      if (r.message || a.signatures[i]) notes.push([i, r.message, a.signatures[i]]);
-    }
-    // every name numbered since the last message, used by this run or not (the numbering must match)
-    const newNames = this.names.names.slice(this.sent);
-    this.sent = this.names.names.length;
-    return { id, record, newNames, names, outcomes, notes };
-  }
-}
-
-/** Main-thread side: the mirror of WireEncoder's numbering (messages arrive in order). */
-export class WireDecoder {
-  private readonly names: string[] = [];
-
-  decode(m: WireRun): AssembledRun {
-    this.names.push(...m.newNames!);
-    const n = m.names!.length;
-    const results: TestResult[] = new Array(n);
-    for (let i = 0; i < n; i++) results[i] = { name: this.names[m.names![i]], outcome: OUTCOMES[m.outcomes![i]], message: '' };
-    const signatures: AssembledRun['signatures'] = new Array(n).fill(null);
-    for (const [i, message, sig] of m.notes!) {
-      results[i].message = message;
-      signatures[i] = sig;
-    }
-    return { record: { ...m.record!, results }, signatures };
-  }
-}
-
 /**
  * The reader thread is kept between passes (idle, not keeping the process alive), so the passes of
  * a long-running `ingest --interval` run warm code instead of starting a cold thread each time.
@@ -199,10 +140,14 @@ class WorkerRunReader implements RunReader {
   private readonly waiting = new Map<number, (r: AssembledRun | Error) => void>();
   private readonly decoder = new WireDecoder();
   private failed: Error | undefined;
-  /** runs to send at the end of this turn of the event loop (see send) */
+  /** runs to send when the thread is next idle (see send) */
   private outbox: { id: number; fetched: FetchedRun }[] = [];
+  /** runs sent and not answered yet */
+  private atThread = 0;
   private readonly onMessage = (m: { pass: number; answers: WireRun[] }) => {
     if (m.pass !== this.pass) return;
+    this.atThread -= m.answers.length;
+    if (this.atThread === 0) this.flush();
     for (const a of m.answers) {
       const done = this.waiting.get(a.id);
       this.waiting.delete(a.id);
@@ -237,14 +182,15 @@ class WorkerRunReader implements RunReader {
   }
 
   /**
-   * Runs downloaded in the same turn of the event loop go to the thread in one message, and come
-   * back in one: a message costs about 0.1 ms on each side (waking the other thread), which made one
-   * per run a tenth of the pass.
+   * Runs go to the thread when it is idle: all those downloaded meanwhile in one message, answered
+   * in one. Waking the other thread makes a message cost about 0.1 ms on each side; a message per run
+   * was a tenth of the pass.
    */
   private send(fetched: FetchedRun): Promise<AssembledRun | Error> | Error {
     if (this.failed) return this.failed;
     const id = this.next++;
-    if (!this.outbox.length) setImmediate(this.flush);
+    // the end of this turn of the event loop: runs downloaded in the same turn go together
+    if (!this.outbox.length && this.atThread === 0) setImmediate(this.flush);
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       this.outbox.push({ id, fetched });
@@ -253,14 +199,11 @@ class WorkerRunReader implements RunReader {
 
   private readonly flush = () => {
     const runs = this.outbox;
+    if (!runs.length || this.atThread > 0 || this.failed) return;
     this.outbox = [];
-    if (!runs.length || this.failed) return;
-    // the downloads are moved, not copied: each is the whole of an ArrayBuffer of its own (HttpResponse)
-    const transfer: ArrayBuffer[] = [];
-    for (const { fetched } of runs) {
-      for (const f of fetched.files) if ('bytes' in f && f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength) transfer.push(f.bytes.buffer as ArrayBuffer);
-    }
-    this.worker.postMessage({ pass: this.pass, runs }, transfer);
+    this.atThread = runs.length;
+    const wire = packFetched(runs);
+    this.worker.postMessage({ pass: this.pass, ...wire }, [wire.bytes]);
   };
 
   async close(): Promise<void> {

@@ -1,22 +1,18 @@
 // The run reader's worker thread: for each pass it is given, assembles the runs the main thread
-// downloaded and sends them back in the order they came, a batch per message (lib/ingest/runReader.ts). Kept between passes.
+// downloaded and sends them back in the order they came, a message's runs in one answer
+// (lib/ingest/runReader.ts, lib/ingest/runWire.ts). Kept between passes.
 import { parentPort } from 'node:worker_threads';
 import type { StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
-import type { RunFile } from './assemble';
-import { RunAssembler, WireEncoder, type FetchedRun } from './runReader';
+import { RunAssembler } from './runReader';
+import { unpackFetched, WireEncoder, type WireFetched } from './runWire';
 
 type Message =
   | { pass: number; begin: { config: Config; signatures: StoredSignature[] } }
   | { pass: number; end: true }
-  | { pass: number; runs: { id: number; fetched: FetchedRun }[] };
+  | ({ pass: number } & WireFetched);
 
 let current: { pass: number; assembler: RunAssembler; encoder: WireEncoder } | undefined;
-
-/** A Buffer again: a Buffer posted to a thread arrives as a plain Uint8Array. */
-function asBuffer(f: RunFile): RunFile {
-  return 'bytes' in f ? { path: f.path, bytes: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength) } : f;
-}
 
 parentPort!.on('message', (m: Message) => {
   if ('begin' in m) {
@@ -27,8 +23,8 @@ parentPort!.on('message', (m: Message) => {
     if (current?.pass === m.pass) current = undefined;
   } else if (current?.pass === m.pass) {
     const { assembler, encoder } = current;
-    const answers = m.runs.map(({ id, fetched }) => {
-      const r = assembler.assemble({ ...fetched, files: fetched.files.map(asBuffer) });
+    const answers = unpackFetched(m).map(({ id, fetched }) => {
+      const r = assembler.assemble(fetched);
       return r instanceof Error ? { id, error: r.message } : encoder.encode(id, r);
     });
     parentPort!.postMessage({ pass: m.pass, answers });

@@ -1,7 +1,8 @@
 // What the run reader's worker thread sends back: runs numbered-name encoded and decoded again are
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
-import { WireDecoder, WireEncoder, type AssembledRun } from '../../lib/ingest/runReader';
+import type { AssembledRun } from '../../lib/ingest/runReader';
+import { packFetched, unpackFetched, WireDecoder, WireEncoder } from '../../lib/ingest/runWire';
 import { TestNames } from '../../lib/parse/testNames';
 import type { TestResult } from '../../lib/parse/types';
 
@@ -35,5 +36,20 @@ describe('run reader wire format', () => {
     // structured cloning, as postMessage does
     expect(dec.decode(structuredClone(m1))).toEqual(first);
     expect(dec.decode(structuredClone(m2))).toEqual(second);
+  });
+
+  it('sends downloaded runs as one text and one buffer, and gets back the same runs', () => {
+    const pooled = Buffer.from('{"timestamp": 1}'); // a view into Node's shared pool
+    const own = Buffer.allocUnsafeSlow(5).fill('x');
+    const runs = [
+      { id: 7, fetched: { run: { job: 'j', buildId: '1', type: 'periodic', state: 'failure' as const, started: 1, url: 'u' }, gcsPath: 'gs://b/1', listing: [{ path: 'started.json', size: 16, version: 'v' }], problems: [], files: [{ path: 'started.json', bytes: pooled }, { path: 'build-log.txt', error: 'HTTP 503' }, { path: 'x', bytes: own }, { path: 'empty', bytes: Buffer.alloc(0) }] } },
+      { id: 8, fetched: { run: { job: 'j', buildId: '2', type: 'periodic', state: 'success' as const, started: 2, url: 'u2' }, gcsPath: 'gs://b/2', listing: [], problems: [{ file: 'f', message: 'm' }], files: [{ path: 'é.xml', bytes: Buffer.from('<a/>') }] } },
+    ];
+    const wire = packFetched(runs);
+    expect(wire.bytes.byteLength).toBe(16 + 5 + 4);
+    // posting clones the text and moves the buffer; structuredClone does the same
+    const back = unpackFetched(structuredClone(wire, { transfer: [wire.bytes] }));
+    expect(back).toEqual(runs);
+    expect(Buffer.isBuffer((back[0].fetched.files[0] as { bytes: Buffer }).bytes)).toBe(true);
   });
 });
