@@ -28,6 +28,13 @@ beforeAll(async () => {
     if (req.url === '/here') return void res.writeHead(302, { location: '/flaky-free' }).end();
     if (req.url === '/flaky-free') return void res.end('moved');
     if (req.url === '/silent') return; // never answers
+    if (req.url === '/headers') return void res.writeHead(200, [['Link', '<a>; rel="next"'], ['X-Goog-Generation', '17'], ['link', '<b>; rel="last"']]).end('h');
+    if (req.url === '/streamed') {
+      // no content-length: the cap applies while the body arrives
+      res.writeHead(200);
+      for (let i = 0; i < 10; i++) res.write(Buffer.alloc(500));
+      return void res.end();
+    }
     res.writeHead(500).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,8 +67,16 @@ describe('HttpClient', () => {
   it('returns accepted statuses instead of throwing', async () => {
     expect((await client().get(`${base}/missing`, { accept: [404] })).status).toBe(404);
   });
-  it('caps the size of a response', async () => {
-    await expect(client().get(`${base}/big`, { maxBytes: 1000 })).rejects.toThrow(/over the 1000-byte cap/);
+  it('caps the size of a response, declared or not', async () => {
+    await expect(client().get(`${base}/big`, { maxBytes: 1000 })).rejects.toThrow(/5000 bytes is over the 1000-byte cap/);
+    await expect(client().get(`${base}/streamed`, { maxBytes: 1000 })).rejects.toThrow(/over the 1000-byte cap/);
+    expect((await client().get(`${base}/streamed`)).body.length).toBe(5000);
+  });
+  it('reads headers case-insensitively, joining repeated ones', async () => {
+    const { headers } = await client().get(`${base}/headers`);
+    expect(headers.get('LINK')).toBe('<a>; rel="next", <b>; rel="last"');
+    expect(headers.get('x-goog-generation')).toBe('17');
+    expect(headers.get('etag')).toBeNull();
   });
   it('retries a download cut short', async () => {
     const c = client();
