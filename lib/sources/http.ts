@@ -68,6 +68,73 @@ export interface RequestOptions {
   accept?: number[];
 }
 
+/** A connection-level failure (refused, reset, timed out, cut short): worth retrying. */
+function transportError(url: string, e: Error & { code?: string }, timeoutMs: number, prefix = ''): HttpError {
+  if (e instanceof HttpError) return e;
+  const timedOut = e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError;
+  if (timedOut) return new HttpError(url, 0, `GET ${url}: ${prefix}timed out after ${timeoutMs} ms`, true);
+  const message = e.message;
+  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
+  return new HttpError(url, 0, `GET ${url}: ${prefix}${message}${code && !message.includes(code) ? ` (${code})` : ''}`, true);
+}
+
+/**
+ * The handler of one download, given the raw headers and each chunk by undici. undici's request API
+ * wraps every response in a stream read through an async iterator and parses every header; that was
+ * most of the client's CPU with thousands of small downloads a pass. A class rather than an object of
+ * closures: tsx gives every named closure a name at run time, per request.
+ */
+class Download {
+  private status = 0;
+  private headers = new ResponseHeaders([]);
+  private declared = NaN;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private abort: (reason: Error) => void = () => undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly maxBytes: number,
+    private readonly timeoutMs: number,
+    private readonly resolve: (r: HttpResponse) => void,
+    private readonly reject: (e: Error) => void,
+  ) {}
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+  }
+
+  onHeaders(statusCode: number, raw: Buffer[]): boolean {
+    if (statusCode < 200) return true; // informational: the response follows
+    this.status = statusCode;
+    this.headers = new ResponseHeaders(raw);
+    this.declared = Number(this.headers.get('content-length') ?? NaN);
+    if (this.declared > this.maxBytes) this.abort(new HttpError(this.url, 413, `GET ${this.url}: ${this.declared} bytes is over the ${this.maxBytes}-byte cap`));
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.abort(new HttpError(this.url, 413, `GET ${this.url}: over the ${this.maxBytes}-byte cap`));
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    if (Number.isFinite(this.declared) && body.length !== this.declared) {
+      this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
+    } else this.resolve({ status: this.status, headers: this.headers, body, url: this.url });
+  }
+
+  onError(e: Error): void {
+    this.reject(transportError(this.url, e, this.timeoutMs, this.status ? 'download interrupted: ' : ''));
+  }
+}
+
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export class HttpClient {
@@ -163,63 +230,11 @@ export class HttpClient {
     return res;
   }
 
-  /**
-   * One GET through undici's dispatch API: a handler called with the raw headers and each chunk.
-   * undici's request API wraps every response in a stream read through an async iterator, and parses
-   * every header; that was most of the client's CPU with thousands of small downloads a pass.
-   */
+  /** One GET through undici's dispatch API (see Download). */
   private exchange(u: URL, headers: Record<string, string> | undefined, maxBytes: number): Promise<HttpResponse> {
-    const url = u.href;
     return new Promise((resolve, reject) => {
-      let status = 0;
-      let responseHeaders = new ResponseHeaders([]);
-      let declared = NaN;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let abort: (reason: Error) => void = () => undefined;
-      this.agent.dispatch(
-        { origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers },
-        {
-          onConnect: (a: (reason: Error) => void) => {
-            abort = a;
-          },
-          onHeaders: (statusCode: number, raw: Buffer[]) => {
-            if (statusCode < 200) return true; // informational: the response follows
-            status = statusCode;
-            responseHeaders = new ResponseHeaders(raw);
-            declared = Number(responseHeaders.get('content-length') ?? NaN);
-            if (declared > maxBytes) abort(new HttpError(url, 413, `GET ${url}: ${declared} bytes is over the ${maxBytes}-byte cap`));
-            return true;
-          },
-          onData: (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) {
-              abort(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap`));
-              return false;
-            }
-            chunks.push(chunk);
-            return true;
-          },
-          onComplete: () => {
-            const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-            if (Number.isFinite(declared) && body.length !== declared) {
-              reject(new HttpError(url, 0, `GET ${url}: truncated download (${body.length} of ${declared} bytes)`, true));
-            } else resolve({ status, headers: responseHeaders, body, url });
-          },
-          onError: (e: Error) => reject(this.transportError(url, e, status ? 'download interrupted: ' : '')),
-        },
-      );
+      this.agent.dispatch({ origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers }, new Download(u.href, maxBytes, this.timeoutMs, resolve, reject));
     });
-  }
-
-  /** A connection-level failure (refused, reset, timed out, cut short): worth retrying. */
-  private transportError(url: string, e: Error & { code?: string }, prefix = ''): HttpError {
-    if (e instanceof HttpError) return e;
-    const timedOut = e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError;
-    if (timedOut) return new HttpError(url, 0, `GET ${url}: ${prefix}timed out after ${this.timeoutMs} ms`, true);
-    const message = e.message;
-    const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
-    return new HttpError(url, 0, `GET ${url}: ${prefix}${message}${code && !message.includes(code) ? ` (${code})` : ''}`, true);
   }
 
   async getText(url: string, options?: RequestOptions): Promise<string> {
