@@ -23,7 +23,7 @@ function parseEnd(s: string | undefined): Date | undefined {
 /** The replay server for the sample world; Deck lists its whole history so one pass ingests it all. */
 export async function startSampleReplay(opts: { world?: string; end?: Date; port?: number }): Promise<{ server: ReplayServer; dir: string }> {
   const dir = opts.world ? path.resolve(opts.world) : await ensureWorld({ end: opts.end });
-  const server = await startReplayServer({ dir, port: opts.port ?? 0, deckWindowHours: 24 * 15, gcsPageSize: 1000 });
+  const server = await startReplayServer({ dir, port: opts.port ?? 0, deckWindowHours: 24 * 15, gcsPageSize: 1000, recordRequests: false });
   return { server, dir };
 }
 

@@ -44,7 +44,18 @@ function gcsError(code: number, message: string, reason: string): Reply {
   return jsonReply(code, { error: { code, message, errors: [{ message, domain: 'global', reason }] } });
 }
 
+// An object's JSON resource and download headers never change (the world is fixed): each is built
+// once, not per request (a pass of ingest lists and downloads thousands).
+const resources = new WeakMap<IndexedObject, Record<string, unknown>>();
+const mediaHeaders = new WeakMap<IndexedObject, Record<string, string>>();
+
 async function objectResource(o: IndexedObject, bytes: ObjectBytes, base: string): Promise<Record<string, unknown>> {
+  let r = resources.get(o);
+  if (!r || !(r.selfLink as string).startsWith(base)) resources.set(o, (r = await buildResource(o, bytes, base)));
+  return r;
+}
+
+async function buildResource(o: IndexedObject, bytes: ObjectBytes, base: string): Promise<Record<string, unknown>> {
   const { size, md5 } = await bytes.meta(o);
   const enc = encodeURIComponent(o.name);
   const updated = new Date(o.visibleAt * 1000 + (Number(o.generation.slice(-3)) % 1000)).toISOString();
@@ -120,13 +131,17 @@ export function findObject(world: LoadedWorld, bucket: string, name: string, now
 
 async function media(ctx: RouteContext, o: IndexedObject): Promise<Reply> {
   const data = await ctx.bytes.read(o);
-  const headers: Record<string, string> = {
-    'content-type': contentTypeFor(o.name),
-    'x-goog-generation': o.generation,
-    'x-goog-hash': `md5=${(await ctx.bytes.meta(o)).md5}`,
-    'last-modified': new Date(o.visibleAt * 1000).toUTCString(),
-    'accept-ranges': 'bytes',
-  };
+  let headers = mediaHeaders.get(o);
+  if (!headers) {
+    headers = {
+      'content-type': contentTypeFor(o.name),
+      'x-goog-generation': o.generation,
+      'x-goog-hash': `md5=${(await ctx.bytes.meta(o)).md5}`,
+      'last-modified': new Date(o.visibleAt * 1000).toUTCString(),
+      'accept-ranges': 'bytes',
+    };
+    mediaHeaders.set(o, headers);
+  }
   const range = /^bytes=(\d*)-(\d*)$/.exec(ctx.req.headers.range ?? '');
   if (range && (range[1] || range[2])) {
     const size = data.length;

@@ -41,6 +41,8 @@ export interface ReplayServerOptions {
   jiraPageSize?: number;
   /** GitHub page size cap (default 2) */
   githubPageSize?: number;
+  /** keep every request in `requests` (default true; a long-running server does not) */
+  recordRequests?: boolean;
 }
 
 export interface ReplayServer {
@@ -124,6 +126,7 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
   let now = opts.now ? Math.floor(opts.now.getTime() / 1000) : world.manifest.endUnix;
   let faults = compileFaults(opts.faults);
   const requests: ReplayServer['requests'] = [];
+  const record = opts.recordRequests ?? true;
   const sockets = new Set<Socket>();
   let baseUrl = '';
   let bytes: ObjectBytes;
@@ -133,10 +136,9 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
       const url = new URL(req.url ?? '/', 'http://replay.invalid');
       const target = `${url.pathname}${url.search}`;
       const method = req.method ?? 'GET';
-      const record = (status: number) => requests.push({ method, path: target, status });
       if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs));
       if (faults.reset.some((re) => re.test(target))) {
-        record(0);
+        if (record) requests.push({ method, path: target, status: 0 });
         req.socket.destroy();
         return;
       }
@@ -158,7 +160,7 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
       if (faults.truncate.some((re) => re.test(target))) body = body.subarray(0, Math.floor(body.length / 2));
       res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
       res.end(method === 'HEAD' ? undefined : body);
-      record(reply.status);
+      if (record) requests.push({ method, path: target, status: reply.status });
     })().catch(() => {
       // the client went away mid-reply; nothing to answer
       res.destroy();
