@@ -21,6 +21,19 @@ export function cleanText(s: string): string {
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s) ? s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '') : s;
 }
 
+/** A small integer from a string's length and five of its characters (see TestNames.sampled). */
+function sampleKey(s: string): number {
+  const n = s.length;
+  if (n === 0) return 0;
+  let h = n;
+  h = (h * 31 + s.charCodeAt(n >> 1)) | 0;
+  h = (h * 31 + s.charCodeAt(n >> 2)) | 0;
+  h = (h * 31 + s.charCodeAt((n * 3) >> 2)) | 0;
+  h = (h * 31 + s.charCodeAt(n >> 3)) | 0;
+  h = (h * 31 + s.charCodeAt(n - 1)) | 0;
+  return h & 0x3fffffff;
+}
+
 /** The distinct test names of a pass, numbered in first-seen order. */
 export class TestNames {
   /** the kept (cleaned, detached) names, by number */
@@ -31,8 +44,28 @@ export class TestNames {
   private mergedIn = new Int32Array(256);
   private mergedAt = new Int32Array(256);
 
+  /**
+   * Names as written, by a key sampled from a few of their characters: a name read again (a fresh
+   * string each run) is found by comparing it with the one or two candidates under its key, instead
+   * of hashing all of its 100-odd characters for the map.
+   */
+  private readonly sampled = new Map<number, (string | number)[]>();
+
   /** The number of a name as written. Names that differ only in control characters are one test. */
   number(written: string): number {
+    const key = sampleKey(written);
+    const candidates = this.sampled.get(key);
+    if (candidates) {
+      for (let i = 0; i < candidates.length; i += 2) if (candidates[i] === written) return candidates[i + 1] as number;
+    }
+    const n = this.numberByName(written);
+    // a few candidates per key at most; names beyond that are found by the map
+    if (!candidates) this.sampled.set(key, [detach(written), n]);
+    else if (candidates.length < 16) candidates.push(detach(written), n);
+    return n;
+  }
+
+  private numberByName(written: string): number {
     let n = this.numbers.get(written);
     if (n !== undefined) return n;
     const name = detach(cleanText(written));

@@ -32,4 +32,14 @@ describe('TestNames', () => {
     const again = names.mergeCases([raw('test 999', 'failed', 'x'), raw('test 1', 'passed'), raw('test 999', 'passed')]);
     expect(again.map((r) => [r.name, r.outcome])).toEqual([['test 999', 'flaked'], ['test 1', 'passed']]);
   });
+
+  it('tells apart names that look alike at a glance (same length and ends, many of them)', () => {
+    const names = new TestNames();
+    // differ only at position 1, which no sampled character looks at
+    const alike = Array.from({ length: 200 }, (_, i) => `[${String.fromCharCode(0x4e00 + i)}${'x'.repeat(60)}]`);
+    const numbers = alike.map((n) => names.number(n));
+    expect(new Set(numbers).size).toBe(200);
+    // read again from other strings: the same numbers
+    expect(alike.map((n) => names.number(` ${n}`.slice(1)))).toEqual(numbers);
+  });
 });
