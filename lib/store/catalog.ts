@@ -19,6 +19,8 @@ export class Catalog {
   /** name -> id for names seen this pass: saves hashing every name of every run */
   private testsByName = new Map<string, number>();
   private testSets = new Map<string, number>();
+  /** members (encoded, as a latin1 string) -> id, for sets seen this pass */
+  private testSetsByMembers = new Map<string, number>();
   private signatureIds = new Map<string, number>();
   /** the stored signatures in creation order, to seed the clustering index */
   signatures: StoredSignature[] = [];
@@ -82,11 +84,17 @@ export class Catalog {
     let n = 0;
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
     const members = encodeTestSet(sorted.subarray(0, n));
+    // most runs repeat a set this pass has seen: found by its bytes, without hashing them
+    const bytesKey = members.toString('latin1');
+    const seen = this.testSetsByMembers.get(bytesKey);
+    if (seen !== undefined) return seen;
     const hash = testSetHash(members);
-    const known = this.testSets.get(hash);
-    if (known !== undefined) return known;
-    const id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, n, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
-    this.testSets.set(hash, id);
+    let id = this.testSets.get(hash);
+    if (id === undefined) {
+      id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, n, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
+      this.testSets.set(hash, id);
+    }
+    this.testSetsByMembers.set(bytesKey, id);
     return id;
   }
 
