@@ -59,9 +59,12 @@ export class TestNames {
       for (let i = 0; i < candidates.length; i += 2) if (candidates[i] === written) return candidates[i + 1] as number;
     }
     const n = this.numberByName(written);
-    // a few candidates per key at most; names beyond that are found by the map
-    if (!candidates) this.sampled.set(key, [detach(written), n]);
-    else if (candidates.length < 16) candidates.push(detach(written), n);
+    // the kept string itself where it reads the same (then a result's name is found by identity);
+    // a few candidates per key at most, names beyond that are found by the map
+    const kept = this.names[n];
+    const entry = written === kept ? kept : detach(written);
+    if (!candidates) this.sampled.set(key, [entry, n]);
+    else if (candidates.length < 16) candidates.push(entry, n);
     return n;
   }
 
