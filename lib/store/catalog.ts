@@ -1,7 +1,6 @@
 // In-memory maps of the small, append-only tables (jobs, tests, test sets, signatures) so the write
 // path resolves names to ids without a query per name. Loaded once per ingest pass.
 import { testId } from '../ids';
-import { detach } from '../parse/testNames';
 import type { StoredSignature } from '../analysis/signatures';
 import type { Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
@@ -16,7 +15,7 @@ async function insertOrSelect(sql: Sql, insert: string, values: Param[], select:
 export class Catalog {
   private jobs = new Map<string, number>();
   private tests = new Map<string, number>();
-  /** name -> id for names seen this pass: saves hashing every name of every run */
+  /** name -> id for names seen this pass (the strings runs carry: one per test per pass, see TestNames) */
   private testsByName = new Map<string, number>();
   private testSets = new Map<string, number>();
   /** members (encoded, as a latin1 string) -> id, for sets seen this pass */
@@ -72,7 +71,8 @@ export class Catalog {
     }
     for (const [name, u] of unseen) {
       const id = this.tests.get(u.hash)!;
-      this.testsByName.set(detach(name), id);
+      // the run's own string (kept once per pass already, see TestNames): later runs find it by identity
+      this.testsByName.set(name, id);
       for (let j = 0; j < u.at.length; j += 2) out[u.at[j]][u.at[j + 1]] = id;
     }
     return out;
