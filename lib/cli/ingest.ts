@@ -22,7 +22,7 @@ be read or the configuration is invalid.`,
     const progress = createProgress(process.stderr, !!values.quiet || !!values.json);
     for (;;) {
       try {
-        const summary = await ingestPass({ config, db, progress });
+        const summary = await ingestPass({ config, db, progress, morePasses: interval > 0 });
         for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);
         if (values.json) printJson(summary);
         else process.stdout.write(`${formatSummary(summary)}\n`);

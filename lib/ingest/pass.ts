@@ -40,6 +40,8 @@ export interface PassOptions {
   http?: HttpClient;
   /** runs fetched at once (each with its own downloads in flight); RUNS_IN_FLIGHT by default */
   runConcurrency?: number;
+  /** more passes follow in this process (`ingest --interval`): a reader thread pays for its start */
+  morePasses?: boolean;
 }
 
 /**
@@ -116,7 +118,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const catalog = await Catalog.load(db);
-    const reader = await createRunReader({ config, signatures: catalog.signatures, http });
+    const reader = await createRunReader({ config, signatures: catalog.signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
     // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,

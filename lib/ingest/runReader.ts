@@ -47,6 +47,8 @@ export interface RunReaderOptions {
   signatures: StoredSignature[];
   /** the pass's HTTP client (else the reader makes its own from the configuration) */
   http?: HttpClient;
+  /** more passes follow in this process (see createRunReader) */
+  morePasses?: boolean;
 }
 
 /** Assembles fetched runs one at a time, in the order given, clustering their failures (on either thread). */
@@ -276,12 +278,14 @@ function workerScript(): Promise<string> {
 }
 
 /**
- * A run reader that assembles on a worker thread when the machine has a second core (`workers`
- * decides when given), else inline; inline too when the worker cannot be started. On 2 cores, with
- * the replay server on the same machine, the thread made warm passes about a third faster.
+ * A run reader that assembles on a worker thread, or inline. `ingest.workers` decides when given; by
+ * default the thread is used when the machine has a second core and more passes follow in this
+ * process. On 2 cores, with the replay server on the same machine, the thread made warm passes about
+ * a third faster, but a process's first pass about 0.6 s slower (the thread's start, and its code
+ * compiled a second time), so `ingest --once` reads inline. Inline too when the thread cannot be started.
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
-  const workers = opts.config.ingest?.workers ?? (os.availableParallelism() > 1 ? 1 : 0);
+  const workers = opts.config.ingest?.workers ?? (opts.morePasses && os.availableParallelism() > 1 ? 1 : 0);
   if (workers < 1) return new InlineRunReader(opts.config, opts.signatures, opts.http);
   try {
     let worker = idle.values().next().value as Worker | undefined;

@@ -1,7 +1,8 @@
 // What the run reader's worker thread sends back: runs numbered-name encoded and decoded again are
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
-import type { AssembledRun } from '../../lib/ingest/runReader';
+import os from 'node:os';
+import { createRunReader, type AssembledRun } from '../../lib/ingest/runReader';
 import { packFetched, unpackFetched, WireDecoder, WireEncoder } from '../../lib/ingest/runWire';
 import { TestNames } from '../../lib/parse/testNames';
 import type { TestResult } from '../../lib/parse/types';
@@ -51,5 +52,18 @@ describe('run reader wire format', () => {
     const back = unpackFetched(structuredClone(wire, { transfer: [wire.bytes] }));
     expect(back).toEqual(runs);
     expect(Buffer.isBuffer((back[0].fetched.files[0] as { bytes: Buffer }).bytes)).toBe(true);
+  });
+});
+
+describe('where runs are assembled by default', () => {
+  it('on a reader thread only when more passes follow and there is a second core; as configured otherwise', async () => {
+    const config = { prow: { url: 'http://127.0.0.1:9' } };
+    const kinds = [];
+    for (const [morePasses, workers] of [[false, undefined], [true, undefined], [true, 0], [false, 1]] as const) {
+      const reader = await createRunReader({ config: { ...config, ...(workers === undefined ? {} : { ingest: { workers } }) }, signatures: [], morePasses });
+      kinds.push(reader.kind);
+      await reader.close();
+    }
+    expect(kinds).toEqual(['main thread', os.availableParallelism() > 1 ? 'worker thread' : 'main thread', 'main thread', 'worker thread']);
   });
 });
