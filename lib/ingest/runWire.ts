@@ -61,7 +61,7 @@ export interface WireRun {
   id: number;
   error?: string;
   record?: Omit<RunRecord, 'results'>;
-  /** names first used by this message, numbered after the ones sent before */
+  /** the names numbered since the previous message (in order, after the ones sent before) */
   newNames?: string[];
   names?: Int32Array;
   outcomes?: Uint8Array;
@@ -98,7 +98,7 @@ export class WireDecoder {
   private readonly names: string[] = [];
 
   decode(m: WireRun): AssembledRun {
-    this.names.push(...m.newNames!);
+    for (const name of m.newNames!) this.names.push(name); // not push(...): a first message may bring tens of thousands
     const n = m.names!.length;
     const results: TestResult[] = new Array(n);
     for (let i = 0; i < n; i++) results[i] = { name: this.names[m.names![i]], outcome: OUTCOMES[m.outcomes![i]], message: '' };
