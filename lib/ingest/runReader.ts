@@ -1,7 +1,7 @@
 // Reading runs: downloading a run's artifacts and assembling them into its record with the
-// signatures of its failures. Downloads run on the main thread (undici's work is mostly waiting);
-// assembling, the CPU-heavy part, runs either on a worker thread or inline. Runs are assembled in the
-// order they are queued, so signature clustering (first text wins) is the same either way.
+// signatures of its failures. Downloads stay on the main thread (on a reader thread they made that
+// thread the bottleneck); assembling runs either on a reader thread or inline. Runs are assembled in
+// the order they are queued, so signature clustering (first text wins) is the same either way.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
