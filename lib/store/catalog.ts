@@ -12,6 +12,19 @@ async function insertOrSelect(sql: Sql, insert: string, values: Param[], select:
   return inserted ? inserted.id : (await sql.get<{ id: number }>(select, keys))!.id;
 }
 
+/**
+ * A set of test ids as stored (sorted, distinct, delta-encoded), and its bytes as a latin1 string:
+ * most runs repeat a set the pass has seen, found by those bytes without hashing them. Null for none.
+ */
+function testSetKey(ids: Int32Array): { members: Buffer; size: number; bytes: string } | null {
+  if (!ids.length) return null;
+  const sorted = ids.slice().sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
+  const members = encodeTestSet(sorted.subarray(0, n));
+  return { members, size: n, bytes: members.toString('latin1') };
+}
+
 export class Catalog {
   private jobs = new Map<string, number>();
   private tests = new Map<string, number>();
@@ -35,34 +48,20 @@ export class Catalog {
     return c;
   }
 
-  async jobId(sql: Sql, name: string, type: string, now: number): Promise<number> {
-    const known = this.jobs.get(name);
-    if (known !== undefined) return known;
-    const id = await insertOrSelect(sql, 'INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [name, type, now], 'SELECT id FROM job WHERE name = ?', [name]);
-    this.jobs.set(name, id);
-    return id;
+  /** Per run, its job's id, creating the missing jobs (the only statements here). */
+  async jobIds(sql: Sql, runs: readonly { job: string; type: string }[], now: number): Promise<number[]> {
+    for (const r of runs) {
+      if (this.jobs.has(r.job)) continue;
+      const id = await insertOrSelect(sql, 'INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [r.job, r.type, now], 'SELECT id FROM job WHERE name = ?', [r.job]);
+      this.jobs.set(r.job, id);
+    }
+    return runs.map((r) => this.jobs.get(r.job)!);
   }
 
   /** Per list of names, the ids of the tests (same order), creating the missing tests. */
   async testIds(sql: Sql, lists: readonly (readonly { name: string }[])[], now: number): Promise<Int32Array[]> {
-    const out = lists.map((l) => new Int32Array(l.length));
-    // names not seen this pass: where they occur, resolved by hash (then created if new)
-    const unseen = new Map<string, { hash: string; at: number[] }>();
-    for (let k = 0; k < lists.length; k++) {
-      const list = lists[k];
-      const ids = out[k];
-      for (let i = 0; i < list.length; i++) {
-        const id = this.testsByName.get(list[i].name);
-        if (id !== undefined) ids[i] = id;
-        else {
-          const name = list[i].name;
-          let u = unseen.get(name);
-          if (!u) unseen.set(name, (u = { hash: testId(name), at: [] }));
-          u.at.push(k, i);
-        }
-      }
-    }
-    if (!unseen.size) return out;
+    const { ids, unseen } = this.knownTestIds(lists);
+    if (!unseen.size) return ids;
     const missing = [...unseen].filter(([, u]) => !this.tests.has(u.hash));
     if (missing.length) {
       await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map(([name, u]) => [u.hash, name, now]), 'ON CONFLICT (hash) DO NOTHING');
@@ -73,38 +72,68 @@ export class Catalog {
       const id = this.tests.get(u.hash)!;
       // the run's own string (kept once per pass already, see TestNames): later runs find it by identity
       this.testsByName.set(name, id);
-      for (let j = 0; j < u.at.length; j += 2) out[u.at[j]][u.at[j + 1]] = id;
+      for (let j = 0; j < u.at.length; j += 2) ids[u.at[j]][u.at[j + 1]] = id;
     }
+    return ids;
+  }
+
+  /** The ids of the names seen this pass, and where the others occur (with their hash). */
+  private knownTestIds(lists: readonly (readonly { name: string }[])[]): { ids: Int32Array[]; unseen: Map<string, { hash: string; at: number[] }> } {
+    const ids = lists.map((l) => new Int32Array(l.length));
+    const unseen = new Map<string, { hash: string; at: number[] }>();
+    for (let k = 0; k < lists.length; k++) {
+      const list = lists[k];
+      const out = ids[k];
+      for (let i = 0; i < list.length; i++) {
+        const id = this.testsByName.get(list[i].name);
+        if (id !== undefined) out[i] = id;
+        else {
+          const name = list[i].name;
+          let u = unseen.get(name);
+          if (!u) unseen.set(name, (u = { hash: testId(name), at: [] }));
+          u.at.push(k, i);
+        }
+      }
+    }
+    return { ids, unseen };
+  }
+
+  /** Per list of test ids (in any order, repeats allowed), the id of its set, creating the missing sets; null for none. */
+  async testSetIds(sql: Sql, sets: readonly Int32Array[]): Promise<(number | null)[]> {
+    const keys = sets.map(testSetKey);
+    for (const k of keys) {
+      if (!k || this.testSetsByMembers.has(k.bytes)) continue;
+      // new this pass: by its hash, created if the database does not have it either
+      const hash = testSetHash(k.members);
+      let id = this.testSets.get(hash);
+      if (id === undefined) {
+        id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, k.size, k.members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
+        this.testSets.set(hash, id);
+      }
+      this.testSetsByMembers.set(k.bytes, id);
+    }
+    return keys.map((k) => (k ? this.testSetsByMembers.get(k.bytes)! : null));
+  }
+
+  /** Creates the signatures among these that are not stored yet (the clustering index chose them). */
+  async addSignatures(sql: Sql, runs: readonly { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number }[]): Promise<void> {
+    for (const { sig, firstSeen } of this.newSignatures(runs)) {
+      if (this.signatureIds.has(sig.hash)) continue; // twice in this batch
+      const id = await insertOrSelect(sql, 'INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen], 'SELECT id FROM signature WHERE hash = ?', [sig.hash]);
+      this.signatureIds.set(sig.hash, id);
+    }
+  }
+
+  /** The signatures of these results not stored yet, in order (a synchronous loop over every result). */
+  private newSignatures(runs: readonly { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number }[]): { sig: { hash: string; text: string }; firstSeen: number }[] {
+    const out: { sig: { hash: string; text: string }; firstSeen: number }[] = [];
+    for (const r of runs) for (const sig of r.signatures) if (sig && !this.signatureIds.has(sig.hash)) out.push({ sig, firstSeen: r.firstSeen });
     return out;
   }
 
-  /** Id of the set of these tests (in any order, repeats allowed), creating it if new. */
-  async testSetId(sql: Sql, ids: Int32Array): Promise<number> {
-    const sorted = ids.slice().sort();
-    let n = 0;
-    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i];
-    const members = encodeTestSet(sorted.subarray(0, n));
-    // most runs repeat a set this pass has seen: found by its bytes, without hashing them
-    const bytesKey = members.toString('latin1');
-    const seen = this.testSetsByMembers.get(bytesKey);
-    if (seen !== undefined) return seen;
-    const hash = testSetHash(members);
-    let id = this.testSets.get(hash);
-    if (id === undefined) {
-      id = await insertOrSelect(sql, 'INSERT INTO test_set (hash, size, members) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [hash, n, members], 'SELECT id FROM test_set WHERE hash = ?', [hash]);
-      this.testSets.set(hash, id);
-    }
-    this.testSetsByMembers.set(bytesKey, id);
-    return id;
-  }
-
-  /** The id of a signature the clustering index chose, creating its row if new. */
-  async signatureId(sql: Sql, sig: { hash: string; text: string }, firstSeen: number): Promise<number> {
-    const known = this.signatureIds.get(sig.hash);
-    if (known !== undefined) return known;
-    const id = await insertOrSelect(sql, 'INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen], 'SELECT id FROM signature WHERE hash = ?', [sig.hash]);
-    this.signatureIds.set(sig.hash, id);
-    return id;
+  /** The id of a stored signature (see addSignatures). */
+  signatureId(hash: string): number {
+    return this.signatureIds.get(hash)!;
   }
 
   /** After a rolled-back transaction: forget ids that may not have been committed. */
