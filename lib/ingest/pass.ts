@@ -36,7 +36,7 @@ export interface PassOptions {
   config: Config;
   db: Database;
   progress?: Progress;
-  /** the HTTP client for every source (a run reader thread has its own, from the configuration) */
+  /** the HTTP client for every source, run downloads included (else one from the configuration) */
   http?: HttpClient;
   /** runs fetched at once (each with its own downloads in flight); RUNS_IN_FLIGHT by default */
   runConcurrency?: number;

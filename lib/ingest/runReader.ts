@@ -87,7 +87,7 @@ export class RunAssembler {
 class RunFetcher {
   private readonly gcs: GcsClient | undefined;
   private readonly maxFileBytes: number;
-  readonly http: HttpClient;
+  private readonly http: HttpClient;
 
   /** `http`: a client to share (left open by close); else one of its own from the configuration */
   constructor(config: Config, private readonly shared?: HttpClient) {
@@ -106,7 +106,7 @@ class RunFetcher {
 }
 
 /** Downloads runs (several at once) and assembles them one at a time, in queue order, on this thread. */
-export class InlineRunReader implements RunReader {
+class InlineRunReader implements RunReader {
   readonly kind = 'main thread' as const;
   private readonly fetcher: RunFetcher;
   private readonly assembler: RunAssembler;

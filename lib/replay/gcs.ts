@@ -44,14 +44,15 @@ function gcsError(code: number, message: string, reason: string): Reply {
   return jsonReply(code, { error: { code, message, errors: [{ message, domain: 'global', reason }] } });
 }
 
-// An object's JSON resource and download headers never change (the world is fixed): each is built
-// once, not per request (a pass of ingest lists and downloads thousands).
+// An object's JSON resource and download headers never change (the world is fixed, and each server
+// loads its own objects, see loadWorld): each is built once, not per request (a pass of ingest lists
+// and downloads thousands).
 const resources = new WeakMap<IndexedObject, Record<string, unknown>>();
 const mediaHeaders = new WeakMap<IndexedObject, Record<string, string>>();
 
 async function objectResource(o: IndexedObject, bytes: ObjectBytes, base: string): Promise<Record<string, unknown>> {
   let r = resources.get(o);
-  if (!r || !(r.selfLink as string).startsWith(base)) resources.set(o, (r = await buildResource(o, bytes, base)));
+  if (!r) resources.set(o, (r = await buildResource(o, bytes, base)));
   return r;
 }
 
