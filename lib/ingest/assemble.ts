@@ -111,22 +111,29 @@ export function combineResults(
   names = new TestNames(),
 ): { results: TestResult[]; source: string } {
   const e2e = junits.filter((j) => !OPERATOR_JUNIT.test(j.path));
-  const junitResults = names.mergeCases(junits.flatMap((j) => j.cases));
+  const junitResults = names.mergeCases(...junits.map((j) => j.cases));
   const failTexts = new Map<string, string>();
   for (const l of logs) for (const [name, text] of Object.entries(l.failTexts)) failTexts.set(names.kept(name), text);
-  const withLogText = (r: TestResult): TestResult =>
-    (r.outcome === 'failed' || r.outcome === 'flaked') && !r.message && failTexts.has(r.name) ? { ...r, message: failTexts.get(r.name)! } : r;
+  // in place (the results are this call's own): a copy per result gave them two object shapes
+  const withLogText = (results: TestResult[]): TestResult[] => {
+    if (failTexts.size) {
+      for (const r of results) {
+        if ((r.outcome === 'failed' || r.outcome === 'flaked') && !r.message) r.message = failTexts.get(r.name) ?? '';
+      }
+    }
+    return results;
+  };
   if (soundE2eJunit(junits)) {
     // the common case: logs only fill in failure text
-    return { results: junitResults.map(withLogText), source: 'junit' };
+    return { results: withLogText(junitResults), source: 'junit' };
   }
   const byName = new Map(junitResults.map((r) => [r.name, r]));
   const brokenNames = new Set(e2e.filter((j) => j.error).flatMap((j) => j.cases.map((c) => names.kept(c.name))));
-  const logCases = logs.flatMap((l) => l.cases);
+  const logCases = logs.map((l) => l.cases);
   let source = e2e.length ? 'junit' : 'none';
-  if (logCases.length && (e2e.length === 0 || e2e.some((j) => j.error))) {
+  if (logCases.some((c) => c.length) && (e2e.length === 0 || e2e.some((j) => j.error))) {
     // No e2e junit, or a broken one: the log's per-test lines fill in (and win for the broken file's tests).
-    for (const r of names.mergeCases(logCases)) if (!byName.has(r.name) || brokenNames.has(r.name)) byName.set(r.name, r);
+    for (const r of names.mergeCases(...logCases)) if (!byName.has(r.name) || brokenNames.has(r.name)) byName.set(r.name, r);
     source = e2e.length ? 'junit+build-log' : 'build-log';
   } else if (e2e.length === 0) {
     // Older logs without per-test lines: only the Failing/Flaky blocks are known.
@@ -136,7 +143,7 @@ export function combineResults(
       if (l.failing.length || l.flaky.length) source = 'build-log-summary';
     }
   }
-  return { results: [...byName.values()].map(withLogText), source };
+  return { results: withLogText([...byName.values()]), source };
 }
 
 /**
@@ -196,13 +203,11 @@ export function assembleRun(
   const logInstall = sound ? undefined : logs.find((l) => l.installFailed)?.installFailed;
   const promote = logs.find((l) => l.promote)?.promote;
 
-  const meta: Record<string, unknown> = { resultsFrom: source };
-  if (refs) meta.refs = refs;
-  if (installSteps.length) meta.installFailure = { steps: installSteps };
-  else if (logInstall) meta.installFailure = { steps: [logInstall.step], message: logInstall.message };
-  if (promote) meta.promote = promote;
+  const installFailure = installSteps.length ? { steps: installSteps } : logInstall ? { steps: [logInstall.step], message: logInstall.message } : undefined;
   const incomplete = files.some((f) => 'error' in f);
-  if (incomplete) meta.incomplete = true;
+  // One object shape for every run (V8 recompiled this function for each new one); what is left
+  // undefined is not stored (JSON drops it). storeBatch sets readAttempts.
+  const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined };
 
   return {
     job: run.job,

@@ -91,27 +91,31 @@ export class TestNames {
    * Merges a run's cases into one result per test, in first-seen order: fail + pass = flaked
    * (openshift-tests retries), only failures = failed (message of the last failure), passes only =
    * passed, skipped only = skipped, skipped + passed = passed, skipped + failed = failed.
+   * `files`: the cases of each file, merged as if concatenated (without copying them into one array).
    */
-  mergeCases(cases: readonly RawCase[]): TestResult[] {
+  mergeCases(...files: (readonly RawCase[])[]): TestResult[] {
     const merge = ++this.merge;
     const out: TestResult[] = [];
     const state: number[] = []; // bit 1: a failure seen, bit 2: a pass seen
-    for (const c of cases) {
-      const n = this.number(c.name);
-      if (n >= this.mergedIn.length) this.grow();
-      let k: number;
-      if (this.mergedIn[n] === merge) k = this.mergedAt[n];
-      else {
-        k = out.length;
-        this.mergedIn[n] = merge;
-        this.mergedAt[n] = k;
-        out.push({ name: this.names[n], outcome: 'skipped', message: '' });
-        state.push(0);
+    for (const cases of files) {
+      for (let i = 0; i < cases.length; i++) {
+        const c = cases[i];
+        const n = this.number(c.name);
+        if (n >= this.mergedIn.length) this.grow();
+        let k: number;
+        if (this.mergedIn[n] === merge) k = this.mergedAt[n];
+        else {
+          k = out.length;
+          this.mergedIn[n] = merge;
+          this.mergedAt[n] = k;
+          out.push({ name: this.names[n], outcome: 'skipped', message: '' });
+          state.push(0);
+        }
+        if (c.result === 'failed') {
+          state[k] |= 1;
+          out[k].message = c.message;
+        } else if (c.result === 'passed') state[k] |= 2;
       }
-      if (c.result === 'failed') {
-        state[k] |= 1;
-        out[k].message = c.message;
-      } else if (c.result === 'passed') state[k] |= 2;
     }
     for (let k = 0; k < out.length; k++) {
       const st = state[k];
@@ -132,6 +136,6 @@ export class TestNames {
 }
 
 /** TestNames.mergeCases with names of its own (for one-off merges). */
-export function mergeCases(cases: readonly RawCase[]): TestResult[] {
-  return new TestNames().mergeCases(cases);
+export function mergeCases(...files: (readonly RawCase[])[]): TestResult[] {
+  return new TestNames().mergeCases(...files);
 }
