@@ -85,7 +85,7 @@ try {
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-bench-ingest-'));
       const db = await openDatabase(t.url || `file:${path.join(tmp, 'ingest.db')}`);
       if (t.label === 'postgres') for (const table of ['test_outcome', 'parse_error', 'run', 'pending_run', 'test_set', 'signature', 'test', 'job', 'ingest_pass']) await db.run(`DELETE FROM ${table}`);
-      // as the passes of `ingest --interval` (a first pass of `ingest --once`: --workers 0)
+      // as the passes of `ingest --interval` (the reader thread where `ingest --interval` has it by default; --workers 0|1 forces)
       const s = await ingestPass({ config, db, morePasses: true });
       await closeDatabase(db);
       fs.rmSync(tmp, { recursive: true, force: true });

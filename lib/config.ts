@@ -20,7 +20,7 @@ export interface Config {
   /** regexes of test names left out of the hot list; replaces the default list when present */
   ignoreTests?: string[];
   /** ingest tuning; every key optional */
-  /** workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread; default 1 from 2 cores up for `ingest --interval`, else 0) */
+  /** workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread; default 1 from 3 cores up for `ingest --interval`, else 0) */
   ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number };
 }
 

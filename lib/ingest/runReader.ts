@@ -277,15 +277,19 @@ function workerScript(): Promise<string> {
   return workerFile;
 }
 
+/** Cores from which the reader thread is the default where more passes follow (see createRunReader). */
+export const READER_THREAD_MIN_CORES = 3;
+
 /**
  * A run reader that assembles on a worker thread, or inline. `ingest.workers` decides when given; by
- * default the thread is used when the machine has a second core and more passes follow in this
- * process. On 2 cores, with the replay server on the same machine, the thread made warm passes about
- * a third faster, but a process's first pass about 0.6 s slower (the thread's start, and its code
- * compiled a second time), so `ingest --once` reads inline. Inline too when the thread cannot be started.
+ * default the thread is used when more passes follow in this process and the machine has cores to
+ * spare (more than two). The thread costs CPU of its own (packing, posting and decoding runs, its own
+ * heap and compiled code); on 2 cores shared with the replay server, inline measured faster, warm
+ * (median 0.91 s a pass against 0.95 s, alternating in one process) and above all on a process's
+ * first pass (1.1-1.3 s against 1.7 s). Inline too when the thread cannot be started.
  */
 export async function createRunReader(opts: RunReaderOptions): Promise<RunReader> {
-  const workers = opts.config.ingest?.workers ?? (opts.morePasses && os.availableParallelism() > 1 ? 1 : 0);
+  const workers = opts.config.ingest?.workers ?? (opts.morePasses && os.availableParallelism() >= READER_THREAD_MIN_CORES ? 1 : 0);
   if (workers < 1) return new InlineRunReader(opts.config, opts.signatures, opts.http);
   try {
     let worker = idle.values().next().value as Worker | undefined;

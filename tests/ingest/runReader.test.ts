@@ -2,7 +2,7 @@
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
 import os from 'node:os';
-import { createRunReader, type AssembledRun } from '../../lib/ingest/runReader';
+import { createRunReader, READER_THREAD_MIN_CORES, type AssembledRun } from '../../lib/ingest/runReader';
 import { packFetched, unpackFetched, WireDecoder, WireEncoder } from '../../lib/ingest/runWire';
 import { TestNames } from '../../lib/parse/testNames';
 import type { TestResult } from '../../lib/parse/types';
@@ -56,7 +56,7 @@ describe('run reader wire format', () => {
 });
 
 describe('where runs are assembled by default', () => {
-  it('on a reader thread only when more passes follow and there is a second core; as configured otherwise', async () => {
+  it('on a reader thread only when more passes follow and cores are to spare; as configured otherwise', async () => {
     const config = { prow: { url: 'http://127.0.0.1:9' } };
     const kinds = [];
     for (const [morePasses, workers] of [[false, undefined], [true, undefined], [true, 0], [false, 1]] as const) {
@@ -64,6 +64,6 @@ describe('where runs are assembled by default', () => {
       kinds.push(reader.kind);
       await reader.close();
     }
-    expect(kinds).toEqual(['main thread', os.availableParallelism() > 1 ? 'worker thread' : 'main thread', 'main thread', 'worker thread']);
+    expect(kinds).toEqual(['main thread', os.availableParallelism() >= READER_THREAD_MIN_CORES ? 'worker thread' : 'main thread', 'main thread', 'worker thread']);
   });
 });
