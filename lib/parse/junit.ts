@@ -143,12 +143,18 @@ function isAttr(s: string, start: number, end: number, attr: string): boolean {
 function readStartTag(s: string, lt: number): boolean {
   const len = s.length;
   let i = lt + 1;
-  while (i < len) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c) || c === 62 /* > */ || c === 47 /* / */) break;
-    i++;
+  if (matchesAt(s, i, 'testcase') && isSpace(s.charCodeAt(i + 8))) {
+    // most tags of a file: no need to find where the name ends and look it up
+    tag.name = 'testcase';
+    i += 8;
+  } else {
+    while (i < len) {
+      const c = s.charCodeAt(i);
+      if (isSpace(c) || c === 62 /* > */ || c === 47 /* / */) break;
+      i++;
+    }
+    tag.name = elementName(s, lt + 1, i);
   }
-  tag.name = elementName(s, lt + 1, i);
   tag.attrName = tag.time = tag.message = undefined;
   for (;;) {
     while (i < len && isSpace(s.charCodeAt(i))) i++;
@@ -302,6 +308,13 @@ function scan(s: string, cases: RawCase[]): { cases: RawCase[]; error?: string }
       continue;
     }
     if (c1 === 47 /* / */) {
+      // most end tags close the innermost element, written plainly (`</testcase>`)
+      const inner = names.length ? names[names.length - 1] : '';
+      if (inner && matchesAt(s, lt + 2, inner) && s.charCodeAt(lt + 2 + inner.length) === 62) {
+        closeTop();
+        pos = lt + 3 + inner.length;
+        continue;
+      }
       const gt = s.indexOf('>', lt + 2);
       if (gt < 0) { truncatedIn = 'an end tag'; break; }
       let nameEnd = gt;
