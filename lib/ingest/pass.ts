@@ -14,7 +14,7 @@ import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bo
 import { createProgress, type Progress } from './progress';
 import { hasFinished, httpClientFor } from './run';
 import { createRunReader, type AssembledRun } from './runReader';
-import { storeBatch, type RunToStore } from './storeBatch';
+import { storeBatch, type RunToStore, type StoredRun } from './storeBatch';
 import { refreshReleases } from './releases';
 
 export interface PassSummary {
@@ -134,6 +134,25 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         results[k] = reader.read(work[k].run).then((r) => ((ready[k] = true), r));
       }
     };
+    const tally = (stored: StoredRun[]) => {
+      for (const s of stored) {
+        const label = `${s.run.job} ${s.run.buildId}`;
+        if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (will retry next pass)`);
+        progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
+        if (s.outcome === 'new') summary.runsNew++;
+        else if (s.outcome === 'updated') summary.runsUpdated++;
+        else if (s.outcome === 'failed') summary.runsFailed++;
+        summary.testResults += s.testResults;
+        summary.parseErrors += s.parseErrors;
+      }
+    };
+    // A batch is stored while the next one is read (one store at a time, in order): on PostgreSQL a
+    // store waits on round trips, and reading stopped for them (a pass took 1.02-1.10 s, now 0.85-0.90).
+    let storing: Promise<void> = Promise.resolve();
+    let storeFailed: { error: unknown } | undefined; // kept, not left as a rejected promise nobody awaits yet
+    const stored = () => storing.then(() => {
+      if (storeFailed) throw storeFailed.error;
+    });
     try {
       for (let i = 0; i < work.length; ) {
         readAhead(i);
@@ -146,18 +165,13 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
           batch.push({ run, update, readAttempts, wasPending: wasPending.has(key(run.job, run.buildId)), read: await results[i]! });
           results[i++] = undefined;
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
-        for (const s of await storeBatch(db, catalog, batch, now)) {
-          const label = `${s.run.job} ${s.run.buildId}`;
-          if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (will retry next pass)`);
-          progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
-          if (s.outcome === 'new') summary.runsNew++;
-          else if (s.outcome === 'updated') summary.runsUpdated++;
-          else if (s.outcome === 'failed') summary.runsFailed++;
-          summary.testResults += s.testResults;
-          summary.parseErrors += s.parseErrors;
-        }
+        readAhead(i);
+        await stored();
+        storing = storeBatch(db, catalog, batch, now).then(tally, (error: unknown) => void (storeFailed = { error }));
       }
+      await stored();
     } finally {
+      await storing;
       await reader.close();
     }
     progress.done();

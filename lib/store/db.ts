@@ -56,10 +56,22 @@ export function sqliteFile(url: string): string {
   return path.resolve(p);
 }
 
-/** Converts `?` placeholders to `$1, $2 ...` (no `?` appears inside our SQL string literals). */
+const pgTexts = new Map<string, string>();
+
+/**
+ * Converts `?` placeholders to `$1, $2 ...` (no `?` appears inside our SQL string literals). Cached:
+ * a batch's multi-row INSERTs repeat the same text with thousands of placeholders.
+ */
 export function toPgPlaceholders(sql: string): string {
-  let i = 0;
-  return sql.replace(/\?/g, () => `$${++i}`);
+  let text = pgTexts.get(sql);
+  if (text === undefined) {
+    const parts = sql.split('?');
+    text = parts[0];
+    for (let i = 1; i < parts.length; i++) text += `$${i}${parts[i]}`;
+    if (pgTexts.size >= 500) pgTexts.clear();
+    pgTexts.set(sql, text);
+  }
+  return text;
 }
 
 class SqliteDb implements Database {
