@@ -147,6 +147,16 @@ export function combineResults(
 }
 
 /**
+ * The install step tests that failed, or undefined for none. Not an empty array: arrays empty and not
+ * are different object shapes to V8, and assembleRun was compiled again when the first install failure came.
+ */
+function failedInstallSteps(results: TestResult[]): string[] | undefined {
+  let steps: string[] | undefined;
+  for (const r of results) if (r.outcome === 'failed' && INSTALL_STEP_TEST.test(r.name)) (steps ??= []).push(r.name);
+  return steps;
+}
+
+/**
  * Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files.
  * `names`: the test names of the pass (see TestNames), else the run's own.
  */
@@ -198,12 +208,12 @@ export function assembleRun(
     (FINISHED_STATES.has(run.state) ? (run.state as FinishedState) : undefined) ??
     stateFromFinished(finished?.result, finished?.passed) ??
     'error';
-  const installSteps = results.filter((r) => r.outcome === 'failed' && INSTALL_STEP_TEST.test(r.name)).map((r) => r.name);
+  const installSteps = failedInstallSteps(results);
   // a `level=fatal` line where e2e tests ran is not the install's (a teardown step's, say)
   const logInstall = sound ? undefined : logs.find((l) => l.installFailed)?.installFailed;
   const promote = logs.find((l) => l.promote)?.promote;
 
-  const installFailure = installSteps.length ? { steps: installSteps } : logInstall ? { steps: [logInstall.step], message: logInstall.message } : undefined;
+  const installFailure = installSteps ? { steps: installSteps } : logInstall ? { steps: [logInstall.step], message: logInstall.message } : undefined;
   const incomplete = files.some((f) => 'error' in f);
   // One object shape for every run (V8 recompiled this function for each new one); what is left
   // undefined is not stored (JSON drops it). storeBatch sets readAttempts.
@@ -223,7 +233,7 @@ export function assembleRun(
     commitSha,
     payload: (prowJobRaw !== undefined ? payloadFromProwJob(prowJobRaw) : undefined) ?? '',
     results,
-    installFailed: installSteps.length > 0 || !!logInstall,
+    installFailed: !!installSteps || !!logInstall,
     problems,
     meta,
     incomplete,
