@@ -1,33 +1,35 @@
 // The buildcop CLI: argument parsing and rendering only; every answer comes from lib/.
-import { ConfigError } from '../config';
-import { SourceUnavailableError } from '../sources/deck';
 import { UsageError } from './args';
 import { COMMANDS } from './commands';
 
-const USAGE = `buildcop: the CI buildcop's dashboard, CLI and JSON API for Prow-based CI
+async function usage(): Promise<string> {
+  const summaries = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(11)} ${(await load()).summary}`));
+  return `buildcop: the CI buildcop's dashboard, CLI and JSON API for Prow-based CI
 
 Usage: buildcop <command> [options]
 
 Commands:
-${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`)
-  .join('\n')}
+${summaries.join('\n')}
 
 Common options: --config FILE (default ./buildcop.config.json or $BUILDCOP_CONFIG),
   --db URL (default $DATABASE_URL or file:./data/buildcop.db), --json, --help
 Run "buildcop <command> --help" for a command's options.`;
+}
+
+/** Errors that are the user's or the sources' (a message is enough): by name, not to load their modules. */
+const EXPOSED_ERRORS = new Set(['ConfigError', 'SourceUnavailableError']);
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${await usage()}\n`);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`buildcop: unknown command "${name}"\n\n${USAGE}\n`);
+  if (!Object.hasOwn(COMMANDS, name)) {
+    process.stderr.write(`buildcop: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
+  const command = await COMMANDS[name]();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
@@ -39,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`buildcop ${name}: ${e.message}\n\n${command.usage}\n`);
       return 2;
     }
-    if (e instanceof ConfigError || e instanceof SourceUnavailableError || (e as { expose?: boolean }).expose) {
+    if (EXPOSED_ERRORS.has((e as Error).name) || (e as { expose?: boolean }).expose) {
       process.stderr.write(`buildcop ${name}: ${(e as Error).message}\n`);
       return 1;
     }
