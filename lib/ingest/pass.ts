@@ -149,10 +149,6 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // A batch is stored while the next one is read (one store at a time, in order): on PostgreSQL a
     // store waits on round trips, and reading stopped for them (a pass took 1.02-1.10 s, now 0.85-0.90).
     let storing: Promise<void> = Promise.resolve();
-    let storeFailed: { error: unknown } | undefined; // kept, not left as a rejected promise nobody awaits yet
-    const stored = () => storing.then(() => {
-      if (storeFailed) throw storeFailed.error;
-    });
     try {
       for (let i = 0; i < work.length; ) {
         readAhead(i);
@@ -166,12 +162,13 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
           results[i++] = undefined;
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         readAhead(i);
-        await stored();
-        storing = storeBatch(db, catalog, batch, now).then(tally, (error: unknown) => void (storeFailed = { error }));
+        await storing; // the previous batch's failure stops the pass here
+        storing = storeBatch(db, catalog, batch, now).then(tally);
+        storing.catch(() => undefined); // awaited at the next batch: not an unhandled rejection meanwhile
       }
-      await stored();
-    } finally {
       await storing;
+    } finally {
+      await storing.catch(() => undefined);
       await reader.close();
     }
     progress.done();
