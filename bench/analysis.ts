@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { hotlist } from '../lib/analysis/hotlist';
 import { testDetail } from '../lib/analysis/testDetail';
 import { closeDatabase, openDatabase, type Database } from '../lib/store/db';
-import { benchClustering } from './clustering';
+import { benchClustering, benchUnmatchedTails } from './clustering';
 import { generateScaleDatabase } from './scaleWorld';
 
 const { values } = parseArgs({
@@ -72,4 +72,6 @@ const n = Number(values.clustering);
 if (n > 0) {
   const c = await benchClustering(n);
   console.log(`clustering: ${c.texts} failure texts -> ${c.signatures} signatures in ${c.seconds.toFixed(1)} s (${Math.round(c.perSecond)} texts/s)`);
+  const tails = benchUnmatchedTails();
+  console.log(`clustering: a new log tail against ${tails.signatures} stored tails it does not join: ${tails.budgetedMs.toFixed(0)} ms (without the edit-work budget: ${tails.exhaustiveMs.toFixed(0)} ms)`);
 }

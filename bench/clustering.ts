@@ -5,7 +5,7 @@
 // are most failures. Only SignatureIndex.assign is timed; generating the texts is not.
 import { pathToFileURL } from 'node:url';
 import { signatureText } from '../lib/analysis/normalize';
-import { SignatureIndex } from '../lib/analysis/signatures';
+import { EDIT_WORK_BUDGET, SignatureIndex } from '../lib/analysis/signatures';
 
 type Rng = () => number;
 
@@ -159,6 +159,27 @@ export async function benchClustering(
   return { texts: n, signatures: index.size, seconds, perSecond: n / seconds, cpuSeconds: cpu };
 }
 
+/**
+ * Log tails that join nothing (lines of the same kinds, other ones in another order each run): near
+ * every earlier tail by ngrams, so a search compares with all of them unless its edit work is
+ * bounded (EDIT_WORK_BUDGET). Milliseconds to assign a new tail with `n` such signatures stored.
+ */
+export function benchUnmatchedTails(n = 1000, probes = 10): { signatures: number; budgetedMs: number; exhaustiveMs: number } {
+  const r = makeRng(5);
+  const lines = Array.from({ length: 300 }, () => `${pick(r, ['passed', 'passed', 'skipped', 'failed'])}: (${duration(r)}) ${rfc3339(r)} "[sig-${pick(r, AREAS)}] ${pick(r, KINDS)} ${pick(r, WORDS)} should ${pick(r, FUNCS).toLowerCase()} ${pick(r, REASONS).split(' ')[0]} [Suite:openshift/conformance/parallel]"`);
+  const tail = () => Array.from({ length: 100 }, () => pick(r, lines)).join('\n');
+  // stored signatures of n tails (each its own: registering does not search)
+  const stored = Array.from({ length: n }, (_, i) => ({ id: i + 1, hash: `h${i}`, text: signatureText(tail()) }));
+  const probe = Array.from({ length: probes }, tail);
+  const msPerAssign = (budget: number) => {
+    const index = new SignatureIndex(stored, { editWorkBudget: budget });
+    const start = performance.now();
+    for (const t of probe) index.assign(t);
+    return (performance.now() - start) / probes;
+  };
+  return { signatures: n, budgetedMs: msPerAssign(EDIT_WORK_BUDGET), exhaustiveMs: msPerAssign(Infinity) };
+}
+
 /** signatureText alone over a sample: texts and M chars (UTF-16 units) per second of wall and CPU time. */
 export function benchNormalize(sample = 50_000): { texts: number; perSecond: number; megacharsPerSecond: number; perCpuSecond: number } {
   const gen = failureTexts(2);
@@ -181,6 +202,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(
     `signatureText: ${Math.round(norm.perSecond)} texts/s, ${norm.megacharsPerSecond.toFixed(1)} M chars/s ` +
       `(${Math.round(norm.perCpuSecond)} texts per CPU second; sample of ${norm.texts})`,
+  );
+  const tails = benchUnmatchedTails();
+  console.log(
+    `a new log tail against ${tails.signatures} stored tails it does not join: ${tails.budgetedMs.toFixed(0)} ms ` +
+      `(without the edit-work budget: ${tails.exhaustiveMs.toFixed(0)} ms)`,
   );
   const result = await benchClustering(n, templates);
   console.log(

@@ -7,11 +7,18 @@
 // The search is exact, not approximate: candidates are pruned only by conditions that the rule itself
 // implies (the length window, the ngram distance, 4-gram lower bounds on the edit distance), and a
 // near-duplicate is accepted on a cheap banded alignment whose cost bounds the edit distance from
-// above; so the result is always what comparing against every signature would give. Each distinct
+// above; so the result is what comparing against every signature would give. Each distinct
 // normalised text is searched once: remembered matches are only re-checked against newer signatures.
+//
+// One bound on the work: a search spends at most `editWorkBudget` on exact edit distances. Texts near
+// many signatures by their ngrams but within the edit limit of none (log tails: the same kinds of
+// lines, other ones, in another order) otherwise cost every earlier such signature a full
+// comparison, milliseconds each at 4,000 characters, and a pass stalls as they accumulate. A search
+// cut short makes a signature of its own (never a wrong merge); `stats.searchesCutShort` counts them.
+// Failure texts of e2e tests stay far below the budget (see tests/analysis/signatures.test.ts).
 import { createHash } from 'node:crypto';
 import { signatureText } from './normalize';
-import { editDistBelow, matchLimit, ngramCounts, ngramCountsDigest } from './textDistance';
+import { editDistBelow, editWork, matchLimit, ngramCounts, ngramCountsDigest } from './textDistance';
 
 /** A signature as stored in the database. */
 export interface StoredSignature {
@@ -44,7 +51,15 @@ export interface SignatureIndexOptions {
   rawCacheMaxLength?: number;
   /** normalised texts whose fuzzy match is remembered (two generations); default 50,000 */
   matchCacheSize?: number;
+  /** the edit-distance work one search may do, in steps of textDistance's editWork; EDIT_WORK_BUDGET */
+  editWorkBudget?: number;
 }
+
+/**
+ * About 50-60 ms of edit distances here (35,000-40,000 steps a millisecond): some 30 full comparisons
+ * of two 4,000-character log tails (66,000 steps each), or thousands of e2e failure texts.
+ */
+export const EDIT_WORK_BUDGET = 2_000_000;
 
 interface Signature extends SignatureRecord {
   rank: number; // creation order: ids ascending for loaded signatures, then new ones
@@ -86,6 +101,8 @@ export interface SignatureIndexStats {
   matchCacheHits: number;
   fuzzySearches: number;
   editDistanceChecks: number;
+  /** searches that stopped at the edit-work budget (the text got a signature of its own) */
+  searchesCutShort: number;
 }
 
 export class SignatureIndex {
@@ -98,8 +115,9 @@ export class SignatureIndex {
   private readonly rawCache: TwoGenerationCache<string>;
   private readonly matchCache: TwoGenerationCache<CachedMatch>;
   private readonly rawCacheMaxLength: number;
+  private readonly editWorkBudget: number;
   readonly stats: SignatureIndexStats = {
-    assigned: 0, rawCacheHits: 0, exactHits: 0, matchCacheHits: 0, fuzzySearches: 0, editDistanceChecks: 0,
+    assigned: 0, rawCacheHits: 0, exactHits: 0, matchCacheHits: 0, fuzzySearches: 0, editDistanceChecks: 0, searchesCutShort: 0,
   };
 
   /** `existing` are the stored signatures, in any order; they are ranked by id (creation order). */
@@ -107,6 +125,7 @@ export class SignatureIndex {
     this.rawCache = new TwoGenerationCache(options.rawCacheSize ?? 20_000);
     this.rawCacheMaxLength = options.rawCacheMaxLength ?? 1024;
     this.matchCache = new TwoGenerationCache(options.matchCacheSize ?? 50_000);
+    this.editWorkBudget = options.editWorkBudget ?? EDIT_WORK_BUDGET;
     for (const sig of [...existing].sort((a, b) => a.id - b.id)) this.add(sig);
   }
 
@@ -243,7 +262,12 @@ export class SignatureIndex {
     }
     if (found === 0) return null;
     const keys = this.keys.subarray(0, found).sort();
+    const workBefore = editWork();
     for (const key of keys) {
+      if (editWork() - workBefore > this.editWorkBudget) {
+        this.stats.searchesCutShort++;
+        return null;
+      }
       const ngramDistance = Math.floor(key / RANK_SPAN);
       const sig = this.all[key - ngramDistance * RANK_SPAN];
       const limit = matchLimit(length, sig.text.length);

@@ -129,6 +129,15 @@ export function editDistBelow(
 }
 
 const UNREACHED = -(2 ** 30);
+
+// The work of every edit-distance computation so far, in diagonals followed (SignatureIndex bounds
+// the work of one search with it).
+let editSteps = 0;
+
+/** A running count of edit-distance work (steps), to measure the work of a span of calls. */
+export function editWork(): number {
+  return editSteps;
+}
 let rowsA = new Int32Array(256);
 let rowsB = new Int32Array(256);
 
@@ -149,6 +158,7 @@ function diagonalTransition(a: string, b: string, limit: number, band: number): 
   let cur = rowsB;
   let prevLow = 0, prevHigh = -1; // the diagonals computed in the previous round
   let center = 0;
+  let steps = 0;
   for (let d = 0; d <= limit; d++) {
     let kLow = Math.max(-d, -n, target - (limit - d));
     let kHigh = Math.min(d, m, target + (limit - d));
@@ -157,6 +167,7 @@ function diagonalTransition(a: string, b: string, limit: number, band: number): 
       kHigh = Math.min(kHigh, center + band);
     }
     if (kLow > kHigh) break;
+    steps += kHigh - kLow + 1;
     let furthest = -1;
     for (let k = kLow; k <= kHigh; k++) {
       let i = 0;
@@ -175,7 +186,10 @@ function diagonalTransition(a: string, b: string, limit: number, band: number): 
       }
       while (i < n && i + k < m && a.charCodeAt(i) === b.charCodeAt(i + k)) i++;
       cur[k + offset] = i;
-      if (k === target && i >= n) return d;
+      if (k === target && i >= n) {
+        editSteps += steps;
+        return d;
+      }
       if (2 * i + k > furthest) {
         furthest = 2 * i + k;
         center = k;
@@ -187,6 +201,7 @@ function diagonalTransition(a: string, b: string, limit: number, band: number): 
     prevLow = kLow;
     prevHigh = kHigh;
   }
+  editSteps += steps;
   return limit + 1;
 }
 

@@ -54,6 +54,7 @@ describe('SignatureIndex', () => {
     const got = texts.map((t) => index.assign(t).text);
     const want = bruteForce(texts);
     expect(got).toEqual(want);
+    expect(index.stats.searchesCutShort).toBe(0); // the brute force has no work budget
     // the data exercised the fuzzy path, both joining and not joining
     const distinct = new Set(texts.map(signatureText));
     expect(index.size).toBeLessThan(distinct.size);
@@ -184,6 +185,41 @@ describe('SignatureIndex', () => {
       }
     }
     expect(proved).toBeGreaterThan(1000);
+  });
+
+  it('bounds the edit-distance work of one search; a search cut short makes a signature of its own', () => {
+    // log tails: lines of the same kinds, other ones in another order each time, so that every pair
+    // is near by ngrams and far by edits
+    let seed = 5;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const areas = ['apps', 'node', 'network', 'storage', 'auth', 'cli'];
+    const words = ['deployment', 'registry', 'router', 'volume', 'secret', 'quota', 'image', 'build', 'service', 'ingress', 'namespace', 'template'];
+    const lines = Array.from({ length: 40 }, (_, i) => `passed: (${i}s) "[sig-${areas[i % 6]}] ${words[i % 12]} ${words[(i * 5 + 3) % 12]} should ${words[(i * 7 + 1) % 12]} [Suite:openshift/conformance/parallel]"`);
+    const tails = Array.from({ length: 60 }, () => Array.from({ length: 15 }, () => lines[rand(lines.length)]).join('\n'));
+    const budgeted = new SignatureIndex([], { editWorkBudget: 200_000 });
+    const exhaustive = new SignatureIndex([], { editWorkBudget: Infinity });
+    const checks = (index: SignatureIndex, text: string) => {
+      const before = index.stats.editDistanceChecks;
+      const { text: joined } = index.assign(text);
+      return { joined, checks: index.stats.editDistanceChecks - before };
+    };
+    let most = 0;
+    for (const [i, tail] of tails.entries()) {
+      const cut = checks(budgeted, tail);
+      const full = checks(exhaustive, tail);
+      expect(cut.joined).toBe(full.joined);
+      expect(full.checks).toBe(i); // every earlier tail was a candidate, and none was close enough
+      most = Math.max(most, cut.checks);
+    }
+    expect(budgeted.size).toBe(60);
+    expect(most).toBeLessThan(20);
+    expect(budgeted.stats.searchesCutShort).toBeGreaterThan(30);
+    // the nearest signatures are compared first: a near-duplicate still joins its own
+    const nearDuplicate = tails[50].replace('should', 'shall');
+    expect(budgeted.assign(nearDuplicate).text).toBe(signatureText(tails[50]));
   });
 
   it('never crashes on odd input', () => {
