@@ -56,6 +56,20 @@ export function sqliteFile(url: string): string {
   return path.resolve(p);
 }
 
+/**
+ * A string parameter as stored: without NUL, which PostgreSQL text cannot hold (an INSERT with one
+ * fails, and with it the whole batch of runs or tracker bugs). SQLite could; both store the same.
+ */
+export function storable(p: Param): Param {
+  return typeof p === 'string' && p.includes('\0') ? p.replaceAll('\0', '') : p;
+}
+
+/** The parameters as stored (see storable); the same array when nothing changes. */
+function storableParams(params: Param[]): Param[] {
+  for (const p of params) if (typeof p === 'string' && p.includes('\0')) return params.map(storable);
+  return params;
+}
+
 const pgTexts = new Map<string, string>();
 
 /**
@@ -93,8 +107,9 @@ class SqliteDb implements Database {
     }
     return s;
   }
-  private static bind(params: Param[]): unknown[] {
-    return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  /** SQLite has no booleans: 1 and 0 */
+  private static bind(params: Param[]): Param[] {
+    return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : storable(p)));
   }
   async all<T>(sql: string, params: Param[] = []): Promise<T[]> {
     return this.prep(sql).all(...SqliteDb.bind(params)) as T[];
@@ -139,18 +154,18 @@ class PgConn implements Sql {
   readonly dialect = 'postgres' as const;
   constructor(private client: Pool | PoolClient, private inTx: boolean) {}
   async all<T>(sql: string, params: Param[] = []): Promise<T[]> {
-    const r = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
+    const r = await this.client.query(toPgPlaceholders(sql), storableParams(params));
     return r.rows as T[];
   }
   async get<T>(sql: string, params: Param[] = []): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
   }
   async run(sql: string, params: Param[] = []): Promise<number> {
-    const r = await this.client.query(toPgPlaceholders(sql), params as unknown[]);
+    const r = await this.client.query(toPgPlaceholders(sql), storableParams(params));
     return r.rowCount ?? 0;
   }
   async rows(sql: string, params: Param[] = []): Promise<unknown[][]> {
-    const r = await this.client.query({ text: toPgPlaceholders(sql), values: params as unknown[], rowMode: 'array' });
+    const r = await this.client.query({ text: toPgPlaceholders(sql), values: storableParams(params), rowMode: 'array' });
     return r.rows as unknown[][];
   }
   async exec(script: string): Promise<void> {

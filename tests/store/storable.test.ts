@@ -1,0 +1,52 @@
+// Hostile text at the storage boundary: PostgreSQL text cannot hold NUL, and one string with it had
+// failed the INSERT of a whole batch (then the run, kept pending and failing every pass). Strings
+// are stored without NUL on both engines, so both keep the same data.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RunAssembler } from '../../lib/ingest/runReader';
+import { storeBatch } from '../../lib/ingest/storeBatch';
+import { validateConfig } from '../../lib/config';
+import type { ProwRun } from '../../lib/parse/types';
+import { insertMany } from '../../lib/store/bulk';
+import { Catalog } from '../../lib/store/catalog';
+import type { Database } from '../../lib/store/db';
+import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+
+describeEachDatabase('strings with NUL', (kind) => {
+  let t: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    t = await freshDatabase(kind);
+    db = await open(t);
+  });
+  afterAll(async () => {
+    await closeDatabase(db);
+    await t.drop();
+  });
+
+  it('are stored without it, through every write path, and found by the same key', async () => {
+    await db.run('INSERT INTO kv (key, value) VALUES (?, ?)', ['one\u0000', 'a\u0000b']);
+    await insertMany(db, 'kv', ['key', 'value'], [['two', '\u0000c\u0000']]);
+    expect(await db.all('SELECT key, value FROM kv ORDER BY key')).toEqual([{ key: 'one', value: 'ab' }, { key: 'two', value: 'c' }]);
+    expect(await db.get('SELECT value FROM kv WHERE key = ?', ['o\u0000ne'])).toEqual({ value: 'ab' });
+    expect(await db.rows('SELECT value FROM kv WHERE key IN (?, ?)', ['two\u0000', 'x'])).toEqual([['c']]);
+    await db.run('DELETE FROM kv');
+  });
+
+  it('a run from Deck whose job, URL and refs hold NUL is stored, not kept pending', async () => {
+    // openshift-tests' output as a build log: Go-quoted names (a NUL written \x00), raw failure text
+    const log = Buffer.from('started: (0/1/1) "a test\\x00 name"\n\nfail [github.com/x/y.go:12]: boom\u0000\nfailed: (1s) 2026-11-19T04:38:22 "a test\\x00 name"\n');
+    const run: ProwRun = {
+      job: 'pull-ci-x\u0000-e2e', buildId: '7', type: 'presubmit\u0000', state: 'failure', started: 1_763_500_000, finished: 1_763_503_600,
+      url: 'https://prow.example/view/gs/bucket/pr-logs/7\u0000', refs: { org: 'o', repo: 'r', baseRef: 'main\u0000', baseSha: 'abc', pulls: [{ number: 1, sha: 'def', author: 'me\u0000' }] },
+    };
+    const assembler = new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), []);
+    const read = assembler.assemble({ run, gcsPath: 'gs://bucket/pr-logs/7', files: [{ path: 'build-log.txt', bytes: log }], listing: [], problems: [] });
+    const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, read }], 1_763_600_000);
+    expect(stored.map((s) => s.outcome)).toEqual(['new']);
+    expect(await db.get('SELECT j.name AS job, r.url, r.base_ref FROM run r JOIN job j ON j.id = r.job_id')).toEqual({
+      job: 'pull-ci-x-e2e', url: 'https://prow.example/view/gs/bucket/pr-logs/7', base_ref: 'main',
+    });
+    expect(await db.get('SELECT t.name, o.message FROM test_outcome o JOIN test t ON t.id = o.test_id')).toEqual({ name: 'a test name', message: 'fail [github.com/x/y.go:12]: boom' });
+    expect(Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n)).toBe(0);
+  });
+});
