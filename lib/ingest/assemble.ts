@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/buildLog';
 import { parseJunit } from '../parse/junit';
 import { cleanText, TestNames } from '../parse/testNames';
-import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob } from '../parse/prowMetadata';
+import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
 import { INSTALL_STEP_TEST } from '../parse/variants';
 
@@ -202,7 +202,7 @@ export function assembleRun(
   for (const r of results) if (r.message) r.message = cleanText(r.message);
 
   const refs: ProwRefs | undefined = run.refs ?? prowJob?.refs;
-  const pull = refs?.pulls[0]?.number ?? (started?.pull ? Number(started.pull) || null : null);
+  const pull = refs?.pulls[0]?.number ?? pullNumber(started?.pull) ?? null;
   const commitSha = refs?.pulls[0]?.sha ?? refs?.baseSha ?? started?.repoCommit ?? finished?.revision ?? '';
   const state: FinishedState =
     (FINISHED_STATES.has(run.state) ? (run.state as FinishedState) : undefined) ??
@@ -228,7 +228,7 @@ export function assembleRun(
     finished: run.finished ?? finished?.timestamp ?? prowJob?.finished ?? null,
     url: run.url,
     gcsPath,
-    pull: pull && Number.isFinite(pull) ? pull : null,
+    pull,
     baseRef: refs?.baseRef ?? '',
     commitSha,
     payload: (prowJobRaw !== undefined ? payloadFromProwJob(prowJobRaw) : undefined) ?? '',

@@ -70,8 +70,13 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     } catch (e) {
       await catalog.reload(db);
       const message = `storing failed: ${(e as Error).message}`;
-      // if even this fails, the database is unusable: the pass stops with that error
-      await upsertPending(db, item.run, now, message);
+      try {
+        await upsertPending(db, item.run, now, message);
+      } catch {
+        // the run's own values may be what the database refuses (then Deck lists it again next
+        // pass); only a database that answers nothing stops the pass, with its error
+        await db.get('SELECT 1');
+      }
       out.push({ run: item.run, outcome: 'failed', testResults: 0, parseErrors: 0, message });
     }
   }

@@ -18,14 +18,21 @@ function str(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return undefined;
 }
-function positiveInt(v: unknown): number | undefined {
+/** The largest number stored in a 32-bit column (pull requests; GitHub's numbers are far below). */
+const MAX_INT32 = 2_147_483_647;
+
+/** A pull request number: a positive integer that fits its column; undefined for anything else. */
+export function pullNumber(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : undefined;
+  return Number.isInteger(n) && n > 0 && n <= MAX_INT32 ? n : undefined;
 }
 
+/** 9999-12-31T23:59:59Z: later "times" are garbage (and beyond what pages can format) */
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
 /**
- * Unix seconds from a number, a numeric string ("1595277241") or an RFC3339 timestamp.
- * Empty, zero (Go's zero time) or unparseable values give undefined.
+ * Whole Unix seconds from a number, a numeric string ("1595277241") or an RFC3339 timestamp.
+ * Empty, zero (Go's zero time), unparseable or out-of-range values give undefined.
  */
 export function toUnixSeconds(v: unknown): number | undefined {
   let n: number;
@@ -35,7 +42,7 @@ export function toUnixSeconds(v: unknown): number | undefined {
     if (!t) return undefined;
     n = /^\d+(\.\d+)?$/.test(t) ? Number(t) : Math.floor(Date.parse(t) / 1000);
   } else return undefined;
-  return Number.isFinite(n) && n > 0 ? n : undefined;
+  return Number.isFinite(n) && n >= 1 && n <= MAX_UNIX_SECONDS ? Math.floor(n) : undefined;
 }
 
 /** Strips Deck's `?var=NAME` wrapper (`var NAME = <json>;`) and a BOM, then parses JSON. */
@@ -62,7 +69,7 @@ export function refsFromString(s: string): ProwRefs {
   if (baseSha) refs.baseSha = baseSha;
   for (const part of parts.slice(1)) {
     const [num, sha] = part.split(':');
-    const number = positiveInt(num);
+    const number = pullNumber(num);
     if (number === undefined) continue;
     refs.pulls.push(sha ? { number, sha } : { number });
   }
@@ -83,7 +90,7 @@ function refsFromObject(o: Obj): ProwRefs | undefined {
   if (baseRef) refs.baseRef = baseRef;
   if (baseSha) refs.baseSha = baseSha;
   for (const p of Array.isArray(o.pulls) ? o.pulls : []) {
-    const number = positiveInt(obj(p).number);
+    const number = pullNumber(obj(p).number);
     if (number === undefined) continue;
     const pull: ProwPull = { number };
     const author = str(obj(p).author), sha = str(obj(p).sha);
@@ -99,7 +106,7 @@ function refsFromDeckJob(o: Obj): ProwRefs | undefined {
   let refs = isObj(o.refs) ? refsFromObject(o.refs) : undefined;
   if (!refs && typeof o.refs === 'string' && o.refs.trim()) refs = refsFromString(o.refs);
   const repoFull = str(o.repo);
-  const number = positiveInt(o.number);
+  const number = pullNumber(o.number);
   if (!refs && !repoFull && !str(o.base_ref) && number === undefined) return undefined;
   refs ??= { pulls: [] };
   if (repoFull && repoFull.includes('/')) {

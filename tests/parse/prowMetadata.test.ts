@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   gcsLocationFromUrl, jobUrlFor, parseDeckJobs, parseFinished, parseProwJobsJs, parseStarted, payloadFromProwJob,
-  prowRunFromProwJob, refsFromString, refsToString,
+  prowRunFromProwJob, pullNumber, refsFromString, refsToString, toUnixSeconds,
 } from '../../lib/parse/prowMetadata';
 import { describeFixtures, readFixture } from '../fixtures';
 
@@ -273,6 +273,16 @@ describe('started.json / finished.json edge cases', () => {
     expect(parseStarted('{"timestamp":"1595277241","repo-commit":"abc"}')).toEqual({ timestamp: 1595277241, repoCommit: 'abc' });
     expect(parseFinished('{"timestamp":"1595279434","result":"FAILURE"}')).toEqual({ timestamp: 1595279434, result: 'FAILURE', passed: false });
     expect(parseFinished('{}')).toEqual({});
+  });
+
+  it('keeps whole seconds of plausible times only, and pull numbers that fit their column', () => {
+    expect([1595277241.9, '1595277241.5', '2020-07-20T20:34:01.700Z'].map(toUnixSeconds)).toEqual([STARTED, STARTED, STARTED]);
+    // garbage a database column or a page's date formatting would refuse: the time is unknown
+    for (const v of [1e20, '99999999999999999999', 2 ** 53, '10000-01-01T00:00:00Z', -5, 0.5, 'NaN']) expect(toUnixSeconds(v)).toBeUndefined();
+    expect(toUnixSeconds('9999-12-31T23:59:59Z')).toBe(253_402_300_799);
+    expect([23492, '23492', 2 ** 31 - 1].map(pullNumber)).toEqual([23492, 23492, 2 ** 31 - 1]);
+    for (const v of [2 ** 31, 1e20, '99999999999', 0, -1, 1.5, '1.5']) expect(pullNumber(v)).toBeUndefined();
+    expect(parseStarted('{"timestamp":1e20,"pull":"99999999999"}')).toEqual({ pull: '99999999999' });
   });
 
   it('throws clear errors on invalid JSON', () => {

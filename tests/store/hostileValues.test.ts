@@ -1,6 +1,7 @@
-// Hostile text at the storage boundary: PostgreSQL text cannot hold NUL, and one string with it had
-// failed the INSERT of a whole batch (then the run, kept pending and failing every pass). Strings
-// are stored without NUL on both engines, so both keep the same data.
+// Hostile values at the storage boundary. PostgreSQL text cannot hold NUL, and one string with it had
+// failed the INSERT of a whole batch (then the run, kept pending and failing every pass): strings are
+// stored without NUL on both engines, so both keep the same data. And a run whose values the
+// database refuses outright fails alone: the batch and the pass go on.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RunAssembler } from '../../lib/ingest/runReader';
 import { storeBatch } from '../../lib/ingest/storeBatch';
@@ -10,6 +11,8 @@ import { insertMany } from '../../lib/store/bulk';
 import { Catalog } from '../../lib/store/catalog';
 import type { Database } from '../../lib/store/db';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+
+const assembler = () => new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), []);
 
 describeEachDatabase('strings with NUL', (kind) => {
   let t: TestDatabase;
@@ -39,8 +42,7 @@ describeEachDatabase('strings with NUL', (kind) => {
       job: 'pull-ci-x\u0000-e2e', buildId: '7', type: 'presubmit\u0000', state: 'failure', started: 1_763_500_000, finished: 1_763_503_600,
       url: 'https://prow.example/view/gs/bucket/pr-logs/7\u0000', refs: { org: 'o', repo: 'r', baseRef: 'main\u0000', baseSha: 'abc', pulls: [{ number: 1, sha: 'def', author: 'me\u0000' }] },
     };
-    const assembler = new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), []);
-    const read = assembler.assemble({ run, gcsPath: 'gs://bucket/pr-logs/7', files: [{ path: 'build-log.txt', bytes: log }], listing: [], problems: [] });
+    const read = assembler().assemble({ run, gcsPath: 'gs://bucket/pr-logs/7', files: [{ path: 'build-log.txt', bytes: log }], listing: [], problems: [] });
     const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, read }], 1_763_600_000);
     expect(stored.map((s) => s.outcome)).toEqual(['new']);
     expect(await db.get('SELECT j.name AS job, r.url, r.base_ref FROM run r JOIN job j ON j.id = r.job_id')).toEqual({
@@ -48,5 +50,30 @@ describeEachDatabase('strings with NUL', (kind) => {
     });
     expect(await db.get('SELECT t.name, o.message FROM test_outcome o JOIN test t ON t.id = o.test_id')).toEqual({ name: 'a test name', message: 'fail [github.com/x/y.go:12]: boom' });
     expect(Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n)).toBe(0);
+  });
+});
+
+describeEachDatabase('a run the database refuses', (kind) => {
+  let t: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    t = await freshDatabase(kind);
+    db = await open(t);
+  });
+  afterAll(async () => {
+    await closeDatabase(db);
+    await t.drop();
+  });
+
+  it('fails alone, even when its pending row is refused too; the runs around it are stored', async () => {
+    const run = (buildId: string): ProwRun => ({ job: 'periodic-e2e', buildId, type: 'periodic', state: 'success', started: 1_763_500_000, finished: 1_763_503_600, url: '' });
+    // a value no parser lets through (a missing job name), standing in for whatever a database refuses
+    const refused = { ...run('2'), job: null as unknown as string };
+    const reader = assembler();
+    const items = [run('1'), refused, run('3')].map((r) => ({ run: r, update: false, wasPending: false, read: reader.assemble({ run: r, gcsPath: '', files: [], listing: [], problems: [] }) }));
+    const stored = await storeBatch(db, await Catalog.load(db), items, 1_763_600_000);
+    expect(stored.map((s) => s.outcome)).toEqual(['new', 'failed', 'new']);
+    expect(stored[1].message).toMatch(/^storing failed: .*null/i);
+    expect((await db.all<{ build_id: string }>('SELECT build_id FROM run ORDER BY build_id')).map((r) => r.build_id)).toEqual(['1', '3']);
   });
 });
