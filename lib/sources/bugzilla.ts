@@ -101,19 +101,34 @@ export async function fetchBugzilla(http: HttpClient, opts: BugzillaFetch): Prom
     }
     changed.push({ id, r, lastChange });
   }
+  /**
+   * The comments of these bugs by id, leaving out those that could not be read (they are fetched again
+   * next time). Bugzilla refuses a whole batch (400, 401, 404) for one bug in it that is gone or hidden
+   * since the search: such a batch is asked for bug by bug, so that the others are stored.
+   */
+  const commentsOf = async (ids: string[]): Promise<Map<string, unknown>> => {
+    try {
+      const body = await fetchComments(http, opts.url, ids);
+      out.requests++;
+      return new Map(ids.map((id) => [id, body[id]]));
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (ids.length > 1 && status !== undefined && status < 500) {
+        const each = new Map<string, unknown>();
+        for (const id of ids) for (const [k, v] of await commentsOf([id])) each.set(k, v);
+        return each;
+      }
+      out.warnings.push(`${(e as Error).message} (${ids.length > 1 ? `bugs ${ids.join(', ')} are` : `bug ${ids[0]} is`} fetched again next time)`);
+      out.complete = false;
+      return new Map();
+    }
+  };
   for (let i = 0; i < changed.length; i += COMMENT_BATCH) {
     const batch = changed.slice(i, i + COMMENT_BATCH);
-    let comments: Record<string, unknown>;
-    try {
-      comments = await fetchComments(http, opts.url, batch.map((b) => b.id));
-      out.requests++;
-    } catch (e) {
-      out.warnings.push(`${(e as Error).message} (bugs ${batch.map((b) => b.id).join(', ')} are fetched again next time)`);
-      out.complete = false;
-      continue;
-    }
+    const comments = await commentsOf(batch.map((b) => b.id));
     for (const { id, r, lastChange } of batch) {
-      const entry = comments[id];
+      if (!comments.has(id)) continue;
+      const entry = comments.get(id);
       const list = isObject(entry) && Array.isArray(entry.comments) ? entry.comments.filter(isObject) : [];
       const texts = list.filter((c) => c.is_private !== true).map((c) => asString(c.text));
       const status = asString(r.status);

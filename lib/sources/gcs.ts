@@ -34,6 +34,7 @@ export class GcsClient {
       const url = `${this.base}/storage/v1/b/${encodeURIComponent(bucket)}/o?${q}`;
       const page = await this.http.getJson<ListingPage>(url);
       if (typeof page !== 'object' || page === null) throw new Error(`GCS listing ${url}: not a JSON object`);
+      if (page.items !== undefined && !Array.isArray(page.items)) throw new Error(`GCS listing ${url}: "items" is not an array`);
       for (const it of page.items ?? []) {
         if (typeof it?.name !== 'string') continue;
         out.push({ name: it.name, size: Number(it.size ?? 0), version: `${it.md5Hash ?? ''}/${it.generation ?? ''}` });

@@ -151,6 +151,41 @@ describe('Bugzilla close time from the status history', () => {
   });
 });
 
+describe('Bugzilla comments', () => {
+  it('a bug that fails its batch (gone or hidden since the search) is left for next time; the others are stored', async () => {
+    const ids = [41, 42, 43];
+    const asked: string[] = [];
+    const srv = http.createServer((q, r) => {
+      const u = new URL(q.url ?? '/', 'http://x');
+      let status = 200;
+      let body: unknown;
+      if (u.pathname === '/rest/bug') body = { bugs: ids.map((id) => ({ id, summary: `bug ${id}`, status: 'NEW', last_change_time: '2026-11-20T00:00:00Z' })) };
+      else {
+        const wanted = [...new Set([u.pathname.split('/')[3], ...u.searchParams.getAll('ids')])]; // /rest/bug/<first>/comment?ids=<others>
+        asked.push(wanted.join(','));
+        // as Bugzilla does: one bug the caller may not see refuses the whole request
+        if (wanted.includes('42')) [status, body] = [401, { error: true, code: 102, message: 'You are not authorized to access bug #42.' }];
+        else body = { bugs: Object.fromEntries(wanted.map((id) => [id, { comments: [{ text: `description of ${id}` }] }])) };
+      }
+      r.writeHead(status, { 'content-type': 'application/json' });
+      r.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const client = new HttpClient({ allowedHosts: new Set([new URL(url).host]), retries: 0 });
+    try {
+      const res = await fetchBugzilla(client, { url });
+      expect(res.bugs.map((b) => [b.bugId, b.description])).toEqual([['41', 'description of 41'], ['43', 'description of 43']]);
+      expect(asked).toEqual(['41,42,43', '41', '42', '43']);
+      expect(res.complete).toBe(false); // the cursor stays: bug 42 is asked for again next time
+      expect(res.warnings).toEqual([expect.stringMatching(/^bugzilla: comments: HTTP 401: You are not authorized to access bug #42\. .*\(bug 42 is fetched again next time\)$/)]);
+    } finally {
+      (client as { close?: () => void }).close?.();
+      await new Promise((r) => srv.close(r));
+    }
+  });
+});
+
 describe('bug references', () => {
   it('reads URLs and ids of each tracker', () => {
     expect(parseBugRef('https://bugzilla.redhat.com/show_bug.cgi?id=1708311')).toMatchObject({ tracker: 'bugzilla', bugId: '1708311' });

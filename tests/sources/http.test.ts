@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GcsClient } from '../../lib/sources/gcs';
 import { HttpClient, HttpError } from '../../lib/sources/http';
 
 let server: http.Server;
@@ -28,6 +29,9 @@ beforeAll(async () => {
     if (req.url === '/here') return void res.writeHead(302, { location: '/flaky-free' }).end();
     if (req.url === '/flaky-free') return void res.end('moved');
     if (req.url === '/silent') return; // never answers
+    // GCS listings with junk in them
+    if (req.url!.startsWith('/storage/v1/b/junk/o?')) return void res.end('{"items": 0}');
+    if (req.url!.startsWith('/storage/v1/b/mixed/o?')) return void res.end('{"items": [5, null, {"name": 7}, {"name": "run/build-log.txt", "size": "12", "md5Hash": "x"}]}');
     if (req.url === '/headers') return void res.writeHead(200, [['Link', '<a>; rel="next"'], ['X-Goog-Generation', '17'], ['link', '<b>; rel="last"']]).end('h');
     if (req.url === '/streamed') {
       // no content-length: the cap applies while the body arrives
@@ -95,5 +99,13 @@ describe('HttpClient', () => {
   });
   it('rejects a body that is not JSON with a readable message', async () => {
     await expect(client().getJson(`${base}/flaky-free`)).rejects.toThrow(/is not valid JSON .*"moved"/);
+  });
+});
+
+describe('GcsClient listing', () => {
+  it('says which listing is malformed, and skips entries that are not objects', async () => {
+    const gcs = new GcsClient(client(), base);
+    await expect(gcs.list('junk', 'run/')).rejects.toThrow(/^GCS listing http:\S+\/storage\/v1\/b\/junk\/o\?\S+: "items" is not an array$/);
+    expect(await gcs.list('mixed', 'run/')).toEqual([{ name: 'run/build-log.txt', size: 12, version: 'x/' }]);
   });
 });
