@@ -57,16 +57,20 @@ export function sqliteFile(url: string): string {
 }
 
 /**
- * A string parameter as stored: without NUL, which PostgreSQL text cannot hold (an INSERT with one
- * fails, and with it the whole batch of runs or tracker bugs). SQLite could; both store the same.
+ * Whether a string needs changing to be stored: it holds NUL, which PostgreSQL text cannot hold (an
+ * INSERT with one fails, and with it a whole batch of runs or tracker bugs), or a lone surrogate,
+ * which is not UTF-8 (SQLite kept its bytes, read back as other characters than were written).
  */
+const unstorable = (s: string): boolean => s.includes('\0') || !s.isWellFormed();
+
+/** A parameter as stored: strings without NUL, lone surrogates as U+FFFD; the same on both engines. */
 export function storable(p: Param): Param {
-  return typeof p === 'string' && p.includes('\0') ? p.replaceAll('\0', '') : p;
+  return typeof p === 'string' && unstorable(p) ? p.replaceAll('\0', '').toWellFormed() : p;
 }
 
 /** The parameters as stored (see storable); the same array when nothing changes. */
 function storableParams(params: Param[]): Param[] {
-  for (const p of params) if (typeof p === 'string' && p.includes('\0')) return params.map(storable);
+  for (const p of params) if (typeof p === 'string' && unstorable(p)) return params.map(storable);
   return params;
 }
 

@@ -1,7 +1,7 @@
 // Hostile values at the storage boundary. PostgreSQL text cannot hold NUL, and one string with it had
 // failed the INSERT of a whole batch (then the run, kept pending and failing every pass): strings are
-// stored without NUL on both engines, so both keep the same data. And a run whose values the
-// database refuses outright fails alone: the batch and the pass go on.
+// stored without NUL, and with lone surrogates as U+FFFD, on both engines, so both keep the same
+// data. And a run whose values the database refuses outright fails alone: the batch and the pass go on.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RunAssembler } from '../../lib/ingest/runReader';
 import { storeBatch } from '../../lib/ingest/storeBatch';
@@ -14,7 +14,7 @@ import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestData
 
 const assembler = () => new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), []);
 
-describeEachDatabase('strings with NUL', (kind) => {
+describeEachDatabase('strings with NUL or lone surrogates', (kind) => {
   let t: TestDatabase;
   let db: Database;
   beforeAll(async () => {
@@ -26,10 +26,14 @@ describeEachDatabase('strings with NUL', (kind) => {
     await t.drop();
   });
 
-  it('are stored without it, through every write path, and found by the same key', async () => {
+  it('are stored without NUL, lone surrogates as U+FFFD, through every write path, and found by the same key', async () => {
     await db.run('INSERT INTO kv (key, value) VALUES (?, ?)', ['one\u0000', 'a\u0000b']);
-    await insertMany(db, 'kv', ['key', 'value'], [['two', '\u0000c\u0000']]);
-    expect(await db.all('SELECT key, value FROM kv ORDER BY key')).toEqual([{ key: 'one', value: 'ab' }, { key: 'two', value: 'c' }]);
+    await insertMany(db, 'kv', ['key', 'value'], [['two', '\u0000c\u0000'], ['three\ud800', 'lone \udc00 surrogate']]);
+    expect(await db.all('SELECT key, value FROM kv ORDER BY key')).toEqual([
+      { key: 'one', value: 'ab' }, { key: 'three\ufffd', value: 'lone \ufffd surrogate' }, { key: 'two', value: 'c' },
+    ]);
+    // a lone surrogate is not UTF-8: SQLite had kept its bytes, which read back as three other characters
+    expect(await db.get('SELECT value FROM kv WHERE key = ?', ['three\ud800'])).toEqual({ value: 'lone \ufffd surrogate' });
     expect(await db.get('SELECT value FROM kv WHERE key = ?', ['o\u0000ne'])).toEqual({ value: 'ab' });
     expect(await db.rows('SELECT value FROM kv WHERE key IN (?, ?)', ['two\u0000', 'x'])).toEqual([['c']]);
     await db.run('DELETE FROM kv');
