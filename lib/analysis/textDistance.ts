@@ -138,6 +138,7 @@ let editSteps = 0;
 export function editWork(): number {
   return editSteps;
 }
+
 let rowsA = new Int32Array(256);
 let rowsB = new Int32Array(256);
 
