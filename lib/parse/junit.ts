@@ -85,6 +85,12 @@ function toText(input: string | Buffer): string {
 
 const enum Kind { Other, Suite, Case, Capture }
 
+/**
+ * Open elements at most (JUnit nests a few: suites, a case, its failure). Bounds the search of the
+ * open elements for an end tag: with thousands open, unmatched end tags made a 450 KB file take 11 s.
+ */
+const MAX_DEPTH = 64;
+
 interface Failure { message: string; body: string[] }
 // arrays are created on first use: most cases have no failure and no output
 interface OpenCase { name: string; suite: string; durationSec?: number; failures: Failure[] | null; skipped: boolean; out: string[] | null; err: string[] | null }
@@ -247,6 +253,7 @@ function scan(s: string, cases: RawCase[]): { cases: RawCase[]; error?: string }
   let rootSeen = false;
   let nameless = 0;
   let truncatedIn = '';
+  let tooDeep = '';
   let pos = 0;
 
   const finishCase = (): void => {
@@ -371,12 +378,18 @@ function scan(s: string, cases: RawCase[]): { cases: RawCase[]; error?: string }
       };
       if (tag.selfClosing) finishCase();
     }
-    if (!tag.selfClosing) { names.push(name); kinds.push(kind); }
+    if (!tag.selfClosing) {
+      if (names.length === MAX_DEPTH) { tooDeep = name; break; }
+      names.push(name);
+      kinds.push(kind);
+    }
   }
 
   const problems: string[] = [];
   if (!rootSeen && !truncatedIn) return { cases, error: 'not JUnit XML: no <testsuites> or <testsuite> element' };
-  if (truncatedIn || names.length) {
+  if (tooDeep) {
+    problems.push(`elements nested deeper than ${MAX_DEPTH} (at <${tooDeep}>): the rest of the file was not read`);
+  } else if (truncatedIn || names.length) {
     const where = describeOpen(kinds, names, suiteNames, open);
     problems.push(`truncated: unexpected end of file inside ${truncatedIn ? `${truncatedIn} in ` : ''}${where}`);
   }

@@ -207,6 +207,15 @@ describe('parseJunit on hand-written input', () => {
     expect(parseJunit('<testsuite name="s"><testcase name="a"/>').error).toBe('truncated: unexpected end of file inside <testsuite name="s">');
   });
 
+  it('stops at elements nested deeper than 64, keeping the cases before', () => {
+    // thousands of open elements made every unmatched end tag search them all: 11 s for 450 KB
+    const deep = parseJunit('<testsuite name="s"><testcase name="a"/>' + '<x>'.repeat(50_000) + '</y>'.repeat(50_000));
+    expect(deep).toEqual({ cases: [{ name: 'a', result: 'passed', message: '', suite: 's' }], error: 'elements nested deeper than 64 (at <x>): the rest of the file was not read' });
+    // nested suites as deep as real reports go are read as before
+    const nested = parseJunit('<testsuites>' + '<testsuite name="s">'.repeat(30) + '<testcase name="b"/>' + '</testsuite>'.repeat(30) + '</testsuites>');
+    expect(nested).toEqual({ cases: [{ name: 'b', result: 'passed', message: '', suite: 's' }] });
+  });
+
   it('rejects what is not JUnit XML without cases', () => {
     const html = parseJunit('<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1><testcase name="x"/></body></html>');
     expect(html).toEqual({ cases: [], error: 'not JUnit XML: root element is <html>, expected <testsuites> or <testsuite>' });
