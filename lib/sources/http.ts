@@ -21,6 +21,11 @@ export interface HttpOptions {
   concurrency?: number;
   retries?: number;
   timeoutMs?: number;
+  /**
+   * the most one attempt may take, headers and whole body (default 5 x timeoutMs): timeoutMs bounds
+   * each wait, and a server dripping a byte now and then would otherwise hold a request for ever
+   */
+  deadlineMs?: number;
   /** default cap per response body */
   maxBytes?: number;
   /** first backoff delay; doubles per attempt, with jitter */
@@ -85,12 +90,15 @@ function transportError(url: string, e: Error & { code?: string }, timeoutMs: nu
  * closures: tsx gives every named closure a name at run time, per request.
  */
 class Download {
+  /** when it was dispatched (performance.now()), for the deadline sweep */
+  readonly startedAt = performance.now();
   private status = 0;
   private headers = new ResponseHeaders([]);
   private declared = NaN;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private abort: (reason: Error) => void = () => undefined;
+  private expired = false;
 
   constructor(
     private readonly url: string,
@@ -98,10 +106,20 @@ class Download {
     private readonly timeoutMs: number,
     private readonly resolve: (r: HttpResponse) => void,
     private readonly reject: (e: Error) => void,
+    /** called once when it ends, either way */
+    private readonly done: () => void,
   ) {}
 
   onConnect(abort: (reason: Error) => void): void {
     this.abort = abort;
+  }
+
+  /** Gives up on an attempt past its deadline (see HttpClient's sweep); retried like a timeout. */
+  expire(deadlineMs: number): void {
+    if (this.expired) return;
+    this.expired = true;
+    const after = deadlineMs >= 10_000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`;
+    this.abort(new HttpError(this.url, 0, `GET ${this.url}: not complete after ${after} (${this.size} bytes so far)`, true));
   }
 
   onHeaders(statusCode: number, raw: Buffer[]): boolean {
@@ -124,6 +142,7 @@ class Download {
   }
 
   onComplete(): void {
+    this.done();
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     if (Number.isFinite(this.declared) && body.length !== this.declared) {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
@@ -131,6 +150,7 @@ class Download {
   }
 
   onError(e: Error): void {
+    this.done();
     this.reject(transportError(this.url, e, this.timeoutMs, this.status ? 'download interrupted: ' : ''));
   }
 }
@@ -146,6 +166,10 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly retryBaseMs: number;
+  private readonly deadlineMs: number;
+  /** attempts in flight, swept for their deadline once a second (one timer, not one per request) */
+  private readonly inFlight = new Set<Download>();
+  private sweeper: NodeJS.Timeout | undefined;
   // undici (Node's own fetch engine), through its dispatch API (see exchange): far less CPU per
   // request than node:http, which matters with thousands of small artifact downloads per pass.
   private readonly agent: Agent;
@@ -156,12 +180,20 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.retryBaseMs = opts.retryBaseMs ?? 250;
+    this.deadlineMs = opts.deadlineMs ?? 5 * this.timeoutMs;
     this.agent = new Agent({ connections: this.concurrency, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connectTimeout: this.timeoutMs });
   }
 
   /** Closes keep-alive connections (the process can then exit). */
   close(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     void this.agent.destroy().catch(() => undefined);
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    for (const d of this.inFlight) if (now - d.startedAt > this.deadlineMs) d.expire(this.deadlineMs);
   }
 
   private async slot<T>(fn: () => Promise<T>): Promise<T> {
@@ -233,7 +265,13 @@ export class HttpClient {
   /** One GET through undici's dispatch API (see Download). */
   private exchange(u: URL, headers: Record<string, string> | undefined, maxBytes: number): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
-      this.agent.dispatch({ origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers }, new Download(u.href, maxBytes, this.timeoutMs, resolve, reject));
+      const download: Download = new Download(u.href, maxBytes, this.timeoutMs, resolve, reject, () => this.inFlight.delete(download));
+      this.inFlight.add(download);
+      if (!this.sweeper) {
+        this.sweeper = setInterval(() => this.sweep(), Math.min(1000, this.deadlineMs / 4));
+        this.sweeper.unref(); // never what keeps a process alive
+      }
+      this.agent.dispatch({ origin: u.origin, path: `${u.pathname}${u.search}`, method: 'GET', headers }, download);
     });
   }
 

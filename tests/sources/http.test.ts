@@ -29,6 +29,12 @@ beforeAll(async () => {
     if (req.url === '/here') return void res.writeHead(302, { location: '/flaky-free' }).end();
     if (req.url === '/flaky-free') return void res.end('moved');
     if (req.url === '/silent') return; // never answers
+    if (req.url === '/drip') {
+      // a byte every 20 ms: no wait is long, the whole never ends
+      res.writeHead(200, { 'content-length': '100000' });
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write('x')), 20);
+      return void res.on('close', () => clearInterval(t));
+    }
     // GCS listings with junk in them
     if (req.url!.startsWith('/storage/v1/b/junk/o?')) return void res.end('{"items": 0}');
     if (req.url!.startsWith('/storage/v1/b/mixed/o?')) return void res.end('{"items": [5, null, {"name": 7}, {"name": "run/build-log.txt", "size": "12", "md5Hash": "x"}]}');
@@ -95,7 +101,13 @@ describe('HttpClient', () => {
     await expect(client().get(`${base}/away`)).rejects.toThrow(/refusing to contact elsewhere\.example/);
   });
   it('gives up on a server that never answers, saying it timed out', async () => {
-    await expect(client({ retries: 1, timeoutMs: 100 }).get(`${base}/silent`)).rejects.toThrow(/timed out after 100 ms \(after 2 attempts\)/);
+    await expect(client({ retries: 1, timeoutMs: 100, deadlineMs: 10_000 }).get(`${base}/silent`)).rejects.toThrow(/timed out after 100 ms \(after 2 attempts\)/);
+  });
+  it('gives up on an attempt past its deadline, even when the body keeps trickling in', async () => {
+    const c = client({ retries: 1, timeoutMs: 1000, deadlineMs: 300 });
+    await expect(c.get(`${base}/drip`)).rejects.toThrow(/\/drip: not complete after 300 ms \(\d+ bytes so far\) \(after 2 attempts\)$/);
+    expect(c.stats.retries).toBe(1);
+    c.close();
   });
   it('rejects a body that is not JSON with a readable message', async () => {
     await expect(client().getJson(`${base}/flaky-free`)).rejects.toThrow(/is not valid JSON .*"moved"/);
