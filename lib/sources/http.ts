@@ -98,6 +98,7 @@ class Download {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private abort: (reason: Error) => void = () => undefined;
+  private connected = false;
   private expired = false;
 
   constructor(
@@ -106,17 +107,18 @@ class Download {
     private readonly timeoutMs: number,
     private readonly resolve: (r: HttpResponse) => void,
     private readonly reject: (e: Error) => void,
-    /** called once when it ends, either way */
-    private readonly done: () => void,
+    /** the client's downloads in flight: it leaves them when it ends, either way */
+    private readonly inFlight: Set<Download>,
   ) {}
 
   onConnect(abort: (reason: Error) => void): void {
     this.abort = abort;
+    this.connected = true;
   }
 
   /** Gives up on an attempt past its deadline (see HttpClient's sweep); retried like a timeout. */
   expire(deadlineMs: number): void {
-    if (this.expired) return;
+    if (this.expired || !this.connected) return; // not connected yet: connecting has its own timeout
     this.expired = true;
     const after = deadlineMs >= 10_000 ? `${Math.round(deadlineMs / 1000)} s` : `${deadlineMs} ms`;
     this.abort(new HttpError(this.url, 0, `GET ${this.url}: not complete after ${after} (${this.size} bytes so far)`, true));
@@ -142,7 +144,7 @@ class Download {
   }
 
   onComplete(): void {
-    this.done();
+    this.inFlight.delete(this);
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     if (Number.isFinite(this.declared) && body.length !== this.declared) {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
@@ -150,7 +152,7 @@ class Download {
   }
 
   onError(e: Error): void {
-    this.done();
+    this.inFlight.delete(this);
     this.reject(transportError(this.url, e, this.timeoutMs, this.status ? 'download interrupted: ' : ''));
   }
 }
@@ -265,7 +267,7 @@ export class HttpClient {
   /** One GET through undici's dispatch API (see Download). */
   private exchange(u: URL, headers: Record<string, string> | undefined, maxBytes: number): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
-      const download: Download = new Download(u.href, maxBytes, this.timeoutMs, resolve, reject, () => this.inFlight.delete(download));
+      const download = new Download(u.href, maxBytes, this.timeoutMs, resolve, reject, this.inFlight);
       this.inFlight.add(download);
       if (!this.sweeper) {
         this.sweeper = setInterval(() => this.sweep(), Math.min(1000, this.deadlineMs / 4));
