@@ -145,6 +145,15 @@ describe('jobs, runs and search', () => {
     await page.context().close();
   });
 
+  it("links a job's unfinished runs to Prow: they have no run page yet", async () => {
+    const { page } = await newPage(browser);
+    const { job, buildId } = truth.runs.pendingRuns[0];
+    await page.goto(`${baseUrl}/jobs/${encodeURIComponent(job)}?${at}`);
+    const link = page.locator('[data-testid="job-pending"] a', { hasText: `#${buildId}` });
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^https?://[^/]+/view/gs/.+/${buildId}$`));
+    await page.context().close();
+  });
+
   it('charts matching runs per day for a search', async () => {
     const { page } = await newPage(browser);
     await page.goto(`${baseUrl}/search?q=${encodeURIComponent('connection refused')}&${at}`);

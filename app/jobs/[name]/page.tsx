@@ -2,14 +2,13 @@
 import type { Metadata } from 'next';
 import { COLORS } from '@/app/components/charts/colors';
 import DailyChart from '@/app/components/charts/DailyChart';
-import { daysBetween, flatParams, hrefWith, pct, segment, shortTime, type SearchParams } from '@/app/components/format';
+import { daysBetween, flatParams, hrefWith, pct, safeUrl, segment, shortTime, type SearchParams } from '@/app/components/format';
 import JobRunsTable from '@/app/components/jobs/JobRunsTable';
 import { loadJob } from '@/app/components/jobs/loadJob';
 import { pageData } from '@/app/components/pageData';
 import QueryError from '@/app/components/QueryError';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
-import { runHref } from '@/app/components/Evidence';
 
 interface Props {
   params: Promise<{ name: string }>;
@@ -122,10 +121,11 @@ export default async function JobPage({ params, searchParams }: Props) {
       {j.pending.length > 0 && (
         <section aria-labelledby="pending-h">
           <h2 id="pending-h">Running or not yet fetched ({j.pending.length})</h2>
-          <ul>
+          <ul data-testid="job-pending">
             {j.pending.map((r) => (
+              // not stored yet, so no run page: Prow's is the one to see (as on the promotion page)
               <li key={r.buildId}>
-                <a href={runHref(j.name, r.buildId)}>#{r.buildId}</a> {r.state}, started {shortTime(r.started)}
+                {safeUrl(r.url) ? <a href={safeUrl(r.url)}>#{r.buildId}</a> : `#${r.buildId}`} {r.state}, started {shortTime(r.started)}
               </li>
             ))}
           </ul>
