@@ -23,11 +23,17 @@ const AT = q('at', 'End of the window (ISO time, or YYYY-MM-DD); default now. A 
 const JOB = q('job', 'Regular expression over job names.');
 
 const ok = (schema: Schema, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
+// every route may answer 503 when the database cannot be reached (lib/server/api.ts)
 const errors = (codes: number[]) =>
   Object.fromEntries(
-    codes.map((c) => [
+    [...codes, 503].map((c) => [
       String(c),
-      ok(ref('Error'), { 400: 'Invalid query parameter (the message says which and why)', 401: 'Missing or wrong bearer token', 404: 'Unknown id' }[c] ?? 'Error'),
+      ok(ref('Error'), {
+        400: 'Invalid query parameter (the message says which and why)',
+        401: 'Missing or wrong bearer token',
+        404: 'Unknown id',
+        503: 'Database unavailable: try again (Retry-After says when)',
+      }[c] ?? 'Error'),
     ]),
   );
 
@@ -218,7 +224,7 @@ export function openApiDocument() {
         session: { type: 'apiKey', in: 'cookie', name: 'buildcop_session', description: 'set by signing in at /signin (POST /api/auth)' },
       },
       schemas: {
-        Error: obj({ error: str('what was wrong and how to fix it') }),
+        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one') }, ['error']),
         BugRef: bugRef,
         Hotlist: obj({ window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem) }),
         TestDetail: testDetail,

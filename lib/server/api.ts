@@ -1,5 +1,6 @@
-// JSON API plumbing: query parameters in, the lib function's answer out, 400/404 with a message.
+// JSON API plumbing: query parameters in, the lib function's answer out, 400/404/503 with a message.
 import type { NextRequest } from 'next/server';
+import { isDatabaseUnavailable } from '../store/db';
 
 export function params(req: NextRequest | Request): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -14,7 +15,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** Runs a handler; errors that carry a status (400, 401, 404) become that status with the message. */
+/**
+ * Runs a handler; errors that carry a status (400, 401, 404) become that status with the message, a
+ * database that cannot be reached a 503 (as /api/health answers then) that scripts may retry.
+ */
 export async function handle(fn: () => Promise<unknown>): Promise<Response> {
   try {
     const result = await fn();
@@ -22,6 +26,7 @@ export async function handle(fn: () => Promise<unknown>): Promise<Response> {
   } catch (e) {
     const err = e as Error & { status?: number };
     if (err.status && err.status >= 400 && err.status < 500) return json({ error: err.message }, err.status);
+    if (isDatabaseUnavailable(err)) return json({ error: 'database unavailable', detail: err.message }, 503, { 'retry-after': '30' });
     console.error(err);
     return json({ error: 'internal error', detail: err.message }, 500);
   }

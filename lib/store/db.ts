@@ -250,6 +250,20 @@ export function openDatabase(explicitUrl?: string): Promise<Database> {
   return p;
 }
 
+// Errors that say the database cannot be reached now, rather than that a query is wrong: the
+// network (node-postgres), PostgreSQL refusing connections (57P0x shutting down or starting, 53300
+// too many connections), SQLite unable to open or locked past its busy timeout.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '53300', 'SQLITE_CANTOPEN', 'SQLITE_BUSY',
+]);
+
+/** Whether an error means the database is unavailable for now (worth a 503 and a retry). */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
+}
+
 /** Closes a database opened with openDatabase and forgets it. */
 export async function closeDatabase(db: Database): Promise<void> {
   opened.delete(db.url);
