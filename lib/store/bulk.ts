@@ -1,7 +1,7 @@
 // The hot write path: many rows in one statement (PostgreSQL) or one prepared statement in a loop
 // inside the caller's transaction (SQLite, where that is the fastest way in).
 import type BetterSqlite3 from 'better-sqlite3';
-import { storable, type Param, type Sql } from './db';
+import { storableParams, type Param, type Sql } from './db';
 
 const PG_MAX_PARAMS = 30_000;
 
@@ -16,7 +16,7 @@ export async function insertMany(
   const cols = columns.join(', ');
   if (sql.dialect === 'sqlite' && sql.sqlite) {
     const stmt = sql.sqlite.prepare(`INSERT INTO ${table} (${cols}) VALUES (${columns.map(() => '?').join(', ')}) ${onConflict}`);
-    for (const row of rows) stmt.run(...row.map(storable));
+    for (const row of rows) stmt.run(...storableParams(row)); // the row itself unless a string needs changing
     return;
   }
   const perChunk = Math.max(1, Math.floor(PG_MAX_PARAMS / columns.length));

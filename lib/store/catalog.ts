@@ -25,6 +25,9 @@ function testSetKey(ids: Int32Array): { members: Buffer; size: number; bytes: st
   return { members, size: n, bytes: members.toString('latin1') };
 }
 
+/** A run's failure signatures (one per result, null where none) and when the run started. */
+type RunSignatures = { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number };
+
 export class Catalog {
   private jobs = new Map<string, number>();
   private tests = new Map<string, number>();
@@ -116,7 +119,7 @@ export class Catalog {
   }
 
   /** Creates the signatures among these that are not stored yet (the clustering index chose them). */
-  async addSignatures(sql: Sql, runs: readonly { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number }[]): Promise<void> {
+  async addSignatures(sql: Sql, runs: readonly RunSignatures[]): Promise<void> {
     for (const { sig, firstSeen } of this.newSignatures(runs)) {
       if (this.signatureIds.has(sig.hash)) continue; // twice in this batch
       const id = await insertOrSelect(sql, 'INSERT INTO signature (hash, text, first_seen) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', [sig.hash, sig.text, firstSeen], 'SELECT id FROM signature WHERE hash = ?', [sig.hash]);
@@ -125,7 +128,7 @@ export class Catalog {
   }
 
   /** The signatures of these results not stored yet, in order (a synchronous loop over every result). */
-  private newSignatures(runs: readonly { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number }[]): { sig: { hash: string; text: string }; firstSeen: number }[] {
+  private newSignatures(runs: readonly RunSignatures[]): { sig: { hash: string; text: string }; firstSeen: number }[] {
     const out: { sig: { hash: string; text: string }; firstSeen: number }[] = [];
     for (const r of runs) for (const sig of r.signatures) if (sig && !this.signatureIds.has(sig.hash)) out.push({ sig, firstSeen: r.firstSeen });
     return out;

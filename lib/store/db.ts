@@ -64,12 +64,12 @@ export function sqliteFile(url: string): string {
 const unstorable = (s: string): boolean => s.includes('\0') || !s.isWellFormed();
 
 /** A parameter as stored: strings without NUL, lone surrogates as U+FFFD; the same on both engines. */
-export function storable(p: Param): Param {
+function storable(p: Param): Param {
   return typeof p === 'string' && unstorable(p) ? p.replaceAll('\0', '').toWellFormed() : p;
 }
 
 /** The parameters as stored (see storable); the same array when nothing changes. */
-function storableParams(params: Param[]): Param[] {
+export function storableParams(params: Param[]): Param[] {
   for (const p of params) if (typeof p === 'string' && unstorable(p)) return params.map(storable);
   return params;
 }
