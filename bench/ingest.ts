@@ -5,27 +5,25 @@
 // a few times, so that every floor and every ingest sees them warm. Round 1 is this process's first
 // pass (cold code, as `ingest --once` runs); later rounds are warm, as passes of a long-running
 // `ingest --interval` are.
+// Then fresh-process rounds: a pass in a new process against a floor in a new process, both cold,
+// as `ingest --once` from cron runs (round 1 compares a cold pass with a floor whose code is warm).
 // The machine's speed drifts by a third over minutes, so each round's floor is the mean of one
 // measured right before and one right after its ingest, and the summary gives the median and the
 // best of the warm rounds.
-//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--workers 0|1]
-import { spawn, type ChildProcess } from 'node:child_process';
+//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--workers 0|1]
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { allowedHosts, validateConfig, type Config } from '../lib/config';
-import { FINISHED_STATES, selectFiles } from '../lib/ingest/assemble';
-import { ingestPass, RUNS_IN_FLIGHT } from '../lib/ingest/pass';
-import { DEFAULT_MAX_FILE_BYTES, httpClientFor } from '../lib/ingest/run';
-import { gcsLocationFromUrl } from '../lib/parse/prowMetadata';
+import { allowedHosts, validateConfig } from '../lib/config';
+import { ingestPass } from '../lib/ingest/pass';
 import { replayConfig } from '../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
-import { fetchDeckRuns } from '../lib/sources/deck';
-import { GcsClient } from '../lib/sources/gcs';
 import { closeDatabase, openDatabase } from '../lib/store/db';
+import { downloadFloor, type Floor } from './downloadFloor';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
 
 async function startReplay(port: string): Promise<{ child: ChildProcess; url: string }> {
@@ -40,34 +38,6 @@ async function startReplay(port: string): Promise<{ child: ChildProcess; url: st
   return { child, url };
 }
 
-/** Lists and downloads what ingest would, with the same concurrency, and does nothing else. */
-async function downloadFloor(config: Config): Promise<{ seconds: number; files: number; bytes: number }> {
-  const t0 = performance.now();
-  const http = httpClientFor(config);
-  const gcs = new GcsClient(http, config.gcs!.url);
-  const { runs } = await fetchDeckRuns(http, config.prow.url);
-  const queue = runs.filter((r) => FINISHED_STATES.has(r.state));
-  let files = 0;
-  let bytes = 0;
-  const worker = async () => {
-    for (let r = queue.shift(); r; r = queue.shift()) {
-      const loc = gcsLocationFromUrl(r.url)!;
-      const prefix = `${loc.path}/`;
-      const listed = (await gcs.list(loc.bucket, prefix)).map((o) => ({ path: o.name.slice(prefix.length), size: o.size, version: o.version }));
-      await Promise.all(
-        selectFiles(listed, DEFAULT_MAX_FILE_BYTES).fetch.map(async (o) => {
-          const body = await gcs.download(loc.bucket, prefix + o.path);
-          bytes += body.length;
-          files++;
-        }),
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, worker)); // as many runs in flight as ingest keeps
-  http.close();
-  return { seconds: (performance.now() - t0) / 1000, files, bytes };
-}
-
 const dir = await ensureWorld({ end: TEST_WORLD_END });
 const { child, url } = await startReplay(values.port!);
 // runs only (prow and gcs): the floor downloads run artifacts, not bug trackers or payloads
@@ -75,6 +45,14 @@ const { prow, gcs } = replayConfig(dir, url);
 const config = validateConfig({ prow, gcs, ...(values.workers !== undefined ? { ingest: { workers: Number(values.workers) } } : {}) });
 console.log(`world: ${dir}; replay server ${url} (hosts ${[...allowedHosts(config)].join(', ')})`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+/** Runs bench/freshProcess.ts in a new process (with tsx, as the CLI runs) and returns its figures. */
+async function inFreshProcess<T>(mode: 'floor' | 'ingest'): Promise<T> {
+  const args = ['--import', 'tsx', path.join(root, 'bench/freshProcess.ts'), mode, JSON.stringify({ prow, gcs })];
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, args, { cwd: root, maxBuffer: 1 << 20 }, (err, out, errOut) => (err ? reject(new Error(`${mode} process failed: ${errOut || err.message}`)) : resolve(out))),
+  );
+  return JSON.parse(stdout.trim().split('\n').pop()!) as T;
+}
 try {
   const targets = [{ label: 'sqlite', url: '' }, ...(values.pg ? [{ label: 'postgres', url: values.pg }] : [])];
   const warm = new Map<string, { outcomesPerSec: number; ratio: number }[]>(targets.map((t) => [t.label, []]));
@@ -100,7 +78,7 @@ try {
       const ratio = s.seconds / floor.seconds;
       if (round > 1) warm.get(t.label)!.push({ outcomesPerSec, ratio });
       console.log(
-        `round ${round}${round === 1 ? ' (cold)' : ''}: ${t.label}: download floor ${floor.seconds.toFixed(2)} s (${before.seconds.toFixed(2)} before, ${after.seconds.toFixed(2)} after; ${floor.files} files, ${(floor.bytes / 1e6).toFixed(1)} MB); ` +
+        `round ${round}${round === 1 ? ' (first pass of this process)' : ''}: ${t.label}: download floor ${floor.seconds.toFixed(2)} s (${before.seconds.toFixed(2)} before, ${after.seconds.toFixed(2)} after; ${floor.files} files, ${(floor.bytes / 1e6).toFixed(1)} MB); ` +
           `ingest ${runs} runs, ${s.testResults.toLocaleString('en-US')} test outcomes in ${s.seconds.toFixed(2)} s: ` +
           `${(runs / s.seconds).toFixed(0)} runs/s, ${Math.round(outcomesPerSec).toLocaleString('en-US')} outcomes/s, ${ratio.toFixed(2)}x the download floor`,
       );
@@ -115,6 +93,22 @@ try {
         `best ${Math.round(Math.max(...ops)).toLocaleString('en-US')} outcomes/s and ${Math.min(...ratios).toFixed(2)}x`,
     );
   }
+  // cold against cold: a new process for each pass and each floor, timed from the first request
+  // (module loading and migration are outside both, as they are outside the warm rounds)
+  const freshRatios: number[] = [];
+  for (let round = 1; round <= Number(values['fresh-rounds']); round++) {
+    const before = await inFreshProcess<Floor>('floor');
+    const s = await inFreshProcess<{ seconds: number; runs: number; testResults: number }>('ingest');
+    const after = await inFreshProcess<Floor>('floor');
+    const floorSeconds = (before.seconds + after.seconds) / 2;
+    freshRatios.push(s.seconds / floorSeconds);
+    console.log(
+      `fresh process ${round}: sqlite: download floor ${floorSeconds.toFixed(2)} s (${before.seconds.toFixed(2)} before, ${after.seconds.toFixed(2)} after); ` +
+        `ingest ${s.runs} runs, ${s.testResults.toLocaleString('en-US')} test outcomes in ${s.seconds.toFixed(2)} s: ` +
+        `${Math.round(s.testResults / s.seconds).toLocaleString('en-US')} outcomes/s, ${freshRatios.at(-1)!.toFixed(2)}x the download floor`,
+    );
+  }
+  if (freshRatios.length) console.log(`sqlite, fresh processes (${freshRatios.length}): median ${median(freshRatios).toFixed(2)}x the floor, best ${Math.min(...freshRatios).toFixed(2)}x`);
 } finally {
   child.kill();
 }
