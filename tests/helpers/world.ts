@@ -82,6 +82,16 @@ export async function worldDatabaseUrl(): Promise<string> {
       await db.run('PRAGMA wal_checkpoint(TRUNCATE)');
       await closeDatabase(db);
       fs.renameSync(tmp, cached);
+      // databases of earlier versions of the code (one per change while developing) are not used again
+      for (const f of fs.readdirSync(path.dirname(cached))) {
+        const p = path.join(path.dirname(cached), f);
+        if (!/^test-world-[0-9a-f]{12}\.db$/.test(f) || p === cached) continue;
+        try {
+          if (Date.now() - fs.statSync(p).mtimeMs > 3600_000) fs.rmSync(p, { force: true });
+        } catch {
+          // removed by another test process meanwhile
+        }
+      }
     } finally {
       await server.close();
       for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
