@@ -25,7 +25,28 @@ function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV === 'de
   ].join('; ');
 }
 
+/** True when a path's percent-encoding cannot be decoded (`%GG`, a lone `%`, bytes that are not UTF-8). */
+function malformedPath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const MALFORMED = 'the address is not well formed: a % not followed by two hex digits, or bytes that are not UTF-8';
+
 export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  const api = pathname.startsWith('/api/');
+  // Next's own router fails on such a path after this proxy, with a 500 (vercel/next.js#92527)
+  if (malformedPath(pathname)) {
+    return api
+      ? NextResponse.json({ error: MALFORMED }, { status: 400, headers: { 'cache-control': 'no-store' } })
+      : new NextResponse(`Bad request: ${MALFORMED}.\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  if (api) return NextResponse.next(); // the API's fixed headers come from next.config.js
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = contentSecurityPolicy(nonce);
   const requestHeaders = new Headers(request.headers);
@@ -38,6 +59,8 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
+    // the API only for the check above
+    '/api/:path*',
     {
       // Pages only: the API and static assets have their own fixed headers (next.config.js).
       source: '/((?!api/|_next/static|_next/image|favicon.ico|robots.txt).*)',

@@ -125,6 +125,10 @@ describe('invalid parameters get a 400 with a message', () => {
     '/api/search?q=(',
     '/api/search?q=x&limit=0',
     '/api/search',
+    // malformed percent-encoding in the path (Next's router alone would answer 500)
+    '/api/jobs/%E0%A4%A',
+    '/api/runs/%GG/1',
+    '/api/tests/%',
   ];
   it.each(cases)('%s', async (route) => {
     const a = await api(route);
@@ -139,6 +143,18 @@ describe('unknown ids get a 404', () => {
     const a = await api(route);
     expect(a.status).toBe(404);
     expect(a.body.error).toMatch(/no (test|job|run)/);
+  });
+});
+
+describe('pages at an address with malformed percent-encoding', () => {
+  it.each(['/jobs/%E0%A4%A', '/tests/%GG', '/runs/job/%'])('%s answers 400 saying so', async (route) => {
+    const r = await fetch(`${baseUrl}${route}`);
+    expect(r.status).toBe(400);
+    expect(await r.text()).toMatch(/not well formed/);
+  });
+  it('a well-formed encoded address is unaffected', async () => {
+    const r = await fetch(`${baseUrl}/jobs/${encodeURIComponent('no such job')}`);
+    expect(r.status).toBe(404);
   });
 });
 
