@@ -3,7 +3,7 @@
 import type { Config } from '../lib/config';
 import { FINISHED_STATES, selectFiles } from '../lib/ingest/assemble';
 import { RUNS_IN_FLIGHT } from '../lib/ingest/pass';
-import { DEFAULT_MAX_FILE_BYTES, httpClientFor } from '../lib/ingest/run';
+import { DEFAULT_MAX_FILE_BYTES, httpClientFor, listRunFolder } from '../lib/ingest/run';
 import { gcsLocationFromUrl } from '../lib/parse/prowMetadata';
 import { fetchDeckRuns } from '../lib/sources/deck';
 import { GcsClient } from '../lib/sources/gcs';
@@ -26,9 +26,8 @@ export async function downloadFloor(config: Config): Promise<Floor> {
     for (let r = queue.shift(); r; r = queue.shift()) {
       const loc = gcsLocationFromUrl(r.url)!;
       const prefix = `${loc.path}/`;
-      const listed = (await gcs.list(loc.bucket, prefix)).map((o) => ({ path: o.name.slice(prefix.length), size: o.size, version: o.version }));
       await Promise.all(
-        selectFiles(listed, DEFAULT_MAX_FILE_BYTES).fetch.map(async (o) => {
+        selectFiles(await listRunFolder(gcs, loc.bucket, prefix), DEFAULT_MAX_FILE_BYTES).fetch.map(async (o) => {
           const body = await gcs.download(loc.bucket, prefix + o.path);
           bytes += body.length;
           files++;

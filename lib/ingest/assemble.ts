@@ -68,6 +68,22 @@ export function selectFiles(objects: ListedObject[], maxBytes: number): { fetch:
   return { fetch, problems };
 }
 
+/** "junit*.xml" in any case, as isJunit takes it */
+const JUNIT_GLOB = '[jJ][uU][nN][iI][tT]*.[xX][mM][lL]';
+
+/**
+ * A GCS glob (lib/sources/gcs.ts list) of the objects selectFiles may take under the run folder
+ * `prefix` (ending in /): the server then leaves out the thousands of gathered artifacts. It may match
+ * more than selectFiles takes, never less. Undefined when the prefix has characters special to globs
+ * (the folder is then listed in full).
+ */
+export function runFilesGlob(prefix: string): string | undefined {
+  if (/[*?[\]{}\\,]/.test(prefix)) return undefined;
+  // `artifacts/**/` is given with and without a folder level: servers differ on whether `**/` matches none
+  const wanted = [...TOP_LEVEL, `artifacts/${JUNIT_GLOB}`, `artifacts/**/${JUNIT_GLOB}`, 'artifacts/*/*e2e*/build-log.txt'];
+  return `${prefix}{${wanted.join(',')}}`;
+}
+
 export function fingerprint(objects: ListedObject[], state: string): string {
   const h = crypto.createHash('sha1').update(state);
   for (const o of [...objects].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`\n${o.path}\t${o.version}\t${o.size}`);

@@ -4,7 +4,7 @@ import { gcsLocationFromUrl } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
 import { HttpClient } from '../sources/http';
-import { selectFiles, type ListedObject, type RunFile } from './assemble';
+import { runFilesGlob, selectFiles, type ListedObject, type RunFile } from './assemble';
 import type { FetchedRun } from './runReader';
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -24,6 +24,16 @@ export function httpClientFor(config: Config): HttpClient {
 
 export class RunFetchError extends Error {}
 
+/** The objects of the run folder `prefix` (ending in /) that selectFiles may take, relative to it. */
+export async function listRunFolder(gcs: GcsClient, bucket: string, prefix: string): Promise<ListedObject[]> {
+  const glob = runFilesGlob(prefix);
+  let objects = await gcs.list(bucket, prefix, glob);
+  // a finished run has its finished.json: a glob listing without it is not trusted (a server that
+  // reads globs otherwise than GCS), the folder is listed in full
+  if (glob && !objects.some((o) => o.name === `${prefix}finished.json`)) objects = await gcs.list(bucket, prefix);
+  return objects.map((o) => ({ path: o.name.slice(prefix.length), size: o.size, version: o.version }));
+}
+
 /** Lists and downloads what a run needs. Throws RunFetchError only when the run cannot be read at all. */
 export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFileBytes: number): Promise<FetchedRun> {
   const loc = gcsLocationFromUrl(run.url);
@@ -32,13 +42,12 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
     return { run, gcsPath: '', files: [], listing: [], problems: [{ file: '', message: `artifacts not read: ${why}` }] };
   }
   const prefix = `${loc.path}/`;
-  let objects;
+  let listing: ListedObject[];
   try {
-    objects = await gcs.list(loc.bucket, prefix);
+    listing = await listRunFolder(gcs, loc.bucket, prefix);
   } catch (e) {
     throw new RunFetchError(`listing gs://${loc.bucket}/${prefix}: ${(e as Error).message}`);
   }
-  const listing: ListedObject[] = objects.map((o) => ({ path: o.name.slice(prefix.length), size: o.size, version: o.version }));
   const { fetch, problems } = selectFiles(listing, maxFileBytes);
   const files: RunFile[] = await Promise.all(
     fetch.map(async (o): Promise<RunFile> => {

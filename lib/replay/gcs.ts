@@ -1,5 +1,5 @@
 // Google Cloud Storage as the replay server serves it: the JSON API listing (prefix, delimiter,
-// pageToken, maxResults, fields), object metadata and media, the XML-API style download path
+// pageToken, maxResults, fields, matchGlob), object metadata and media, the XML-API style download path
 // /<bucket>/<object>, and a tiny Spyglass stand-in under /view/gs/. Objects exist once visibleAt <= now.
 import { contentTypeFor, type IndexedObject, type LoadedWorld, type ObjectBytes } from './world';
 import type { Reply, RouteContext } from './http';
@@ -80,6 +80,58 @@ async function buildResource(o: IndexedObject, bytes: ObjectBytes, base: string)
   };
 }
 
+/**
+ * A GCS `matchGlob` as a RegExp over whole object names: `*` and `?` within a folder level, `**`
+ * across levels (`**\/` also matching none), `[abc]`, `[!abc]`, `[a-z]`, `{a,b}` (not nested), `\`
+ * escaping. Undefined for a glob GCS would refuse (an unclosed bracket or brace, nested braces).
+ */
+export function globToRegExp(glob: string): RegExp | undefined {
+  let re = '';
+  let inBraces = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\') {
+      if (++i >= glob.length) return undefined;
+      re += escapeRegExp(glob[i]);
+    } else if (c === '*') {
+      if (glob[i + 1] === '*') {
+        i++;
+        if (glob[i + 1] === '/') {
+          i++;
+          re += '(?:.*/)?';
+        } else re += '.*';
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2); // a ] right after [ (or [!) is a member
+      if (close < 0) return undefined;
+      let body = glob.slice(i + 1, close);
+      const negated = body.startsWith('!');
+      if (negated) body = body.slice(1);
+      re += `[${negated ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+      i = close;
+    } else if (c === '{') {
+      if (inBraces) return undefined;
+      inBraces = true;
+      re += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      re += ')';
+    } else if (c === ',' && inBraces) re += '|';
+    else re += escapeRegExp(c);
+  }
+  if (inBraces) return undefined;
+  try {
+    return new RegExp(`^${re}$`, 's');
+  } catch {
+    return undefined;
+  }
+}
+
+function escapeRegExp(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 export async function listObjects(ctx: RouteContext, bucket: string): Promise<Reply> {
   const list = ctx.world.objects.get(bucket);
   if (!list) return gcsError(404, 'The specified bucket does not exist.', 'notFound');
@@ -88,6 +140,8 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   if (q.has('fields') && !fields) return gcsError(400, `Invalid field selection ${q.get('fields')}`, 'invalidParameter');
   const prefix = q.get('prefix') ?? '';
   const delimiter = q.get('delimiter') ?? '';
+  const glob = q.has('matchGlob') ? globToRegExp(q.get('matchGlob')!) : undefined;
+  if (q.has('matchGlob') && !glob) return gcsError(400, `Invalid matchGlob ${q.get('matchGlob')}`, 'invalid');
   const maxResults = Math.max(1, Number(q.get('maxResults') ?? 1000) || 1000);
   const pageSize = Math.min(maxResults, ctx.options.gcsPageSize);
   const tokenText = q.get('pageToken');
@@ -104,7 +158,7 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   for (let i = start; i < list.length; i++) {
     const o = list[i];
     if (!o.name.startsWith(prefix)) break;
-    if (o.visibleAt > ctx.now) continue;
+    if (o.visibleAt > ctx.now || (glob && !glob.test(o.name))) continue;
     const cut = delimiter ? o.name.indexOf(delimiter, prefix.length) : -1;
     const entry: PageToken = cut >= 0 ? { k: 'p', n: o.name.slice(0, cut + delimiter.length) } : { k: 'o', n: o.name };
     if (entry.k === 'p' && last?.k === 'p' && last.n === entry.n) continue;

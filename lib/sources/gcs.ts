@@ -1,5 +1,5 @@
 // Google Cloud Storage, read through the public JSON API (listing) and the object URLs (download).
-import type { HttpClient, RequestOptions } from './http';
+import { HttpError, type HttpClient, type RequestOptions } from './http';
 
 export interface GcsObject {
   name: string;
@@ -23,13 +23,34 @@ export class GcsClient {
     this.base = baseUrl.replace(/\/$/, '');
   }
 
-  /** Every object under prefix (recursive), following nextPageToken. */
-  async list(bucket: string, prefix: string): Promise<GcsObject[]> {
+  /** Set once the server has refused a `matchGlob` (an older GCS-compatible server): list in full since. */
+  private globRefused = false;
+
+  /**
+   * Every object under prefix (recursive), following nextPageToken. With `matchGlob` (GCS glob syntax,
+   * matched against whole object names) only the objects that match, where the server filters: a run
+   * folder holds thousands of gathered artifacts and a pass wants a handful. A server that refuses the
+   * glob (400) is asked again without it, and not asked with one again: the caller filters anyway.
+   */
+  async list(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {
+    if (matchGlob && !this.globRefused) {
+      try {
+        return await this.listPages(bucket, prefix, matchGlob);
+      } catch (e) {
+        if (!(e instanceof HttpError && e.status === 400)) throw e;
+        this.globRefused = true;
+      }
+    }
+    return this.listPages(bucket, prefix);
+  }
+
+  private async listPages(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {
     const out: GcsObject[] = [];
     let pageToken: string | undefined;
     const seen = new Set<string>();
     do {
       const q = new URLSearchParams({ prefix, fields: 'items(name,size,md5Hash,generation),nextPageToken' });
+      if (matchGlob) q.set('matchGlob', matchGlob);
       if (pageToken) q.set('pageToken', pageToken);
       const url = `${this.base}/storage/v1/b/${encodeURIComponent(bucket)}/o?${q}`;
       const page = await this.http.getJson<ListingPage>(url);

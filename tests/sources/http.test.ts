@@ -38,6 +38,11 @@ beforeAll(async () => {
     // GCS listings with junk in them
     if (req.url!.startsWith('/storage/v1/b/junk/o?')) return void res.end('{"items": 0}');
     if (req.url!.startsWith('/storage/v1/b/mixed/o?')) return void res.end('{"items": [5, null, {"name": 7}, {"name": "run/build-log.txt", "size": "12", "md5Hash": "x"}]}');
+    // a GCS-compatible server without matchGlob: refuses it, lists without it
+    if (req.url!.startsWith('/storage/v1/b/noglob/o?')) {
+      if (req.url!.includes('matchGlob=')) return void res.writeHead(400).end('{"error": {"code": 400, "message": "Invalid argument"}}');
+      return void res.end('{"items": [{"name": "run/finished.json", "size": "2"}, {"name": "run/artifacts/pods/x.log", "size": "9"}]}');
+    }
     if (req.url === '/headers') return void res.writeHead(200, [['Link', '<a>; rel="next"'], ['X-Goog-Generation', '17'], ['link', '<b>; rel="last"']]).end('h');
     if (req.url === '/streamed') {
       // no content-length: the cap applies while the body arrives
@@ -119,5 +124,15 @@ describe('GcsClient listing', () => {
     const gcs = new GcsClient(client(), base);
     await expect(gcs.list('junk', 'run/')).rejects.toThrow(/^GCS listing http:\S+\/storage\/v1\/b\/junk\/o\?\S+: "items" is not an array$/);
     expect(await gcs.list('mixed', 'run/')).toEqual([{ name: 'run/build-log.txt', size: 12, version: 'x/' }]);
+  });
+
+  it('lists in full from a server that refuses matchGlob, and stops asking it with one', async () => {
+    const gcs = new GcsClient(client(), base);
+    const full = [{ name: 'run/finished.json', size: 2, version: '/' }, { name: 'run/artifacts/pods/x.log', size: 9, version: '/' }];
+    const globbed = () => [...hits.keys()].filter((u) => u.startsWith('/storage/v1/b/noglob/o?') && u.includes('matchGlob=')).reduce((n, u) => n + hits.get(u)!, 0);
+    expect(await gcs.list('noglob', 'run/', 'run/*.json')).toEqual(full);
+    expect(globbed()).toBe(1); // a 400 is not retried
+    expect(await gcs.list('noglob', 'run/', 'run/*.json')).toEqual(full);
+    expect(globbed()).toBe(1);
   });
 });
