@@ -1,4 +1,5 @@
 // Google Cloud Storage, read through the public JSON API (listing) and the object URLs (download).
+import { globToRegExp } from './gcsGlob';
 import { HttpError, type HttpClient, type RequestOptions } from './http';
 
 export interface GcsObject {
@@ -23,25 +24,49 @@ export class GcsClient {
     this.base = baseUrl.replace(/\/$/, '');
   }
 
-  /** Set once the server has refused a `matchGlob` (an older GCS-compatible server): list in full since. */
-  private globRefused = false;
+  /** Why this client lists without `matchGlob`: the server refused it, or reads it otherwise than GCS. */
+  globDisabled: string | undefined;
+  /** whether the server's glob listings can be used, once its first one was checked */
+  private globTrusted: Promise<boolean> | undefined;
 
   /**
    * Every object under prefix (recursive), following nextPageToken. With `matchGlob` (GCS glob syntax,
    * matched against whole object names) only the objects that match, where the server filters: a run
-   * folder holds thousands of gathered artifacts and a pass wants a handful. A server that refuses the
-   * glob (400) is asked again without it, and not asked with one again: the caller filters anyway.
+   * folder holds thousands of gathered artifacts and a pass wants a handful. The server's first glob
+   * listing is checked against a full listing filtered by GCS's reading of the glob; a server that
+   * refuses globs (400) or reads them otherwise is listed in full from then on (see globDisabled).
    */
   async list(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {
-    if (matchGlob && !this.globRefused) {
-      try {
-        return await this.listPages(bucket, prefix, matchGlob);
-      } catch (e) {
-        if (!(e instanceof HttpError && e.status === 400)) throw e;
-        this.globRefused = true;
-      }
+    if (matchGlob && this.globDisabled === undefined) {
+      this.globTrusted ??= this.checkGlob(bucket, prefix, matchGlob).catch((e: unknown) => {
+        this.globTrusted = undefined; // not answered: the next listing checks again
+        throw e;
+      });
+      if (await this.globTrusted) return this.listPages(bucket, prefix, matchGlob);
     }
     return this.listPages(bucket, prefix);
+  }
+
+  private async checkGlob(bucket: string, prefix: string, matchGlob: string): Promise<boolean> {
+    let globbed: GcsObject[];
+    try {
+      globbed = await this.listPages(bucket, prefix, matchGlob);
+    } catch (e) {
+      if (!(e instanceof HttpError && e.status === 400)) throw e;
+      return this.disableGlob(`the server refused matchGlob (${e.message})`);
+    }
+    const re = globToRegExp(matchGlob);
+    const expected = (await this.listPages(bucket, prefix)).filter((o) => re?.test(o.name)).map((o) => o.name);
+    const got = globbed.map((o) => o.name);
+    if (re && got.length === expected.length && got.every((name, i) => name === expected[i])) return true;
+    return this.disableGlob(`the server's matchGlob listing of gs://${bucket}/${prefix} has ${got.length} objects where GCS's reading of the glob has ${expected.length}`);
+  }
+
+  private disableGlob(why: string): false {
+    this.globDisabled = `${why}: folders are listed in full`;
+    // once per client (per pass), wherever the listing runs (a reader thread too)
+    process.emitWarning(`GCS ${this.base}: ${this.globDisabled}`, { code: 'BUILDCOP_GCS_GLOB' });
+    return false;
   }
 
   private async listPages(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {

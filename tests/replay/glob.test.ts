@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_FILE_BYTES, httpClientFor, listRunFolder } from '../../lib/ingest/run';
 import { runFilesGlob, selectFiles, type ListedObject } from '../../lib/ingest/assemble';
 import { gcsLocationFromUrl } from '../../lib/parse/prowMetadata';
-import { globToRegExp } from '../../lib/replay/gcs';
+import { globToRegExp } from '../../lib/sources/gcsGlob';
 import { fetchDeckRuns } from '../../lib/sources/deck';
 import { GcsClient } from '../../lib/sources/gcs';
 import { configFor, replay, sampleWorld } from '../helpers/world';
@@ -95,5 +95,6 @@ describe('listing run folders of the sample world with the glob', () => {
     }
     http.close();
     expect(compared).toBeGreaterThan(800);
+    expect(gcs.globDisabled).toBeUndefined(); // the replay server's glob listings were trusted
   });
 });

@@ -43,6 +43,10 @@ beforeAll(async () => {
       if (req.url!.includes('matchGlob=')) return void res.writeHead(400).end('{"error": {"code": 400, "message": "Invalid argument"}}');
       return void res.end('{"items": [{"name": "run/finished.json", "size": "2"}, {"name": "run/artifacts/pods/x.log", "size": "9"}]}');
     }
+    // one that ignores matchGlob: answers every listing in full
+    if (req.url!.startsWith('/storage/v1/b/globblind/o?')) {
+      return void res.end('{"items": [{"name": "run/finished.json", "size": "2"}, {"name": "run/artifacts/pods/x.log", "size": "9"}]}');
+    }
     if (req.url === '/headers') return void res.writeHead(200, [['Link', '<a>; rel="next"'], ['X-Goog-Generation', '17'], ['link', '<b>; rel="last"']]).end('h');
     if (req.url === '/streamed') {
       // no content-length: the cap applies while the body arrives
@@ -134,5 +138,15 @@ describe('GcsClient listing', () => {
     expect(globbed()).toBe(1); // a 400 is not retried
     expect(await gcs.list('noglob', 'run/', 'run/*.json')).toEqual(full);
     expect(globbed()).toBe(1);
+    expect(gcs.globDisabled).toMatch(/^the server refused matchGlob \(.*HTTP 400.*\): folders are listed in full$/);
+  });
+
+  it('checks the first glob listing against a full one, and lists in full from a server that reads globs otherwise', async () => {
+    const gcs = new GcsClient(client(), base);
+    expect(await gcs.list('globblind', 'run/', 'run/*.json')).toEqual([
+      { name: 'run/finished.json', size: 2, version: '/' },
+      { name: 'run/artifacts/pods/x.log', size: 9, version: '/' },
+    ]);
+    expect(gcs.globDisabled).toBe("the server's matchGlob listing of gs://globblind/run/ has 2 objects where GCS's reading of the glob has 1: folders are listed in full");
   });
 });
