@@ -37,12 +37,20 @@ export class GcsClient {
    * refuses globs (400) or reads them otherwise is listed in full from then on (see globDisabled).
    */
   async list(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {
-    if (matchGlob && this.globDisabled === undefined) {
-      this.globTrusted ??= this.checkGlob(bucket, prefix, matchGlob).catch((e: unknown) => {
-        this.globTrusted = undefined; // not answered: the next listing checks again
-        throw e;
-      });
-      if (await this.globTrusted) return this.listPages(bucket, prefix, matchGlob);
+    while (matchGlob && this.globDisabled === undefined) {
+      const own = !this.globTrusted;
+      if (own) {
+        this.globTrusted = this.checkGlob(bucket, prefix, matchGlob).catch((e: unknown) => {
+          this.globTrusted = undefined; // not answered: the next listing checks again
+          throw e;
+        });
+      }
+      try {
+        if (await this.globTrusted) return this.listPages(bucket, prefix, matchGlob);
+      } catch (e) {
+        if (own) throw e; // this folder could not be listed
+        continue; // another folder could not: check with this one
+      }
     }
     return this.listPages(bucket, prefix);
   }
