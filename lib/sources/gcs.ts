@@ -17,9 +17,11 @@ interface ListingPage {
 export class GcsClient {
   private readonly base: string;
 
+  /** `warn`: where a notice for the operator goes (once per client: see disableGlob) */
   constructor(
     private readonly http: HttpClient,
     baseUrl: string,
+    private readonly warn: (message: string) => void = (message) => process.emitWarning(message, { code: 'BUILDCOP_GCS_GLOB' }),
   ) {
     this.base = baseUrl.replace(/\/$/, '');
   }
@@ -73,7 +75,7 @@ export class GcsClient {
   private disableGlob(why: string): false {
     this.globDisabled = `${why}: folders are listed in full`;
     // once per client (per pass), wherever the listing runs (a reader thread too)
-    process.emitWarning(`GCS ${this.base}: ${this.globDisabled}`, { code: 'BUILDCOP_GCS_GLOB' });
+    this.warn(`GCS ${this.base}: ${this.globDisabled}`);
     return false;
   }
 

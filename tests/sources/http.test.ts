@@ -131,7 +131,8 @@ describe('GcsClient listing', () => {
   });
 
   it('lists in full from a server that refuses matchGlob, and stops asking it with one', async () => {
-    const gcs = new GcsClient(client(), base);
+    const warnings: string[] = [];
+    const gcs = new GcsClient(client(), base, (m) => warnings.push(m));
     const full = [{ name: 'run/finished.json', size: 2, version: '/' }, { name: 'run/artifacts/pods/x.log', size: 9, version: '/' }];
     const globbed = () => [...hits.keys()].filter((u) => u.startsWith('/storage/v1/b/noglob/o?') && u.includes('matchGlob=')).reduce((n, u) => n + hits.get(u)!, 0);
     expect(await gcs.list('noglob', 'run/', 'run/*.json')).toEqual(full);
@@ -139,14 +140,17 @@ describe('GcsClient listing', () => {
     expect(await gcs.list('noglob', 'run/', 'run/*.json')).toEqual(full);
     expect(globbed()).toBe(1);
     expect(gcs.globDisabled).toMatch(/^the server refused matchGlob \(.*HTTP 400.*\): folders are listed in full$/);
+    expect(warnings).toEqual([`GCS ${base}: ${gcs.globDisabled}`]);
   });
 
   it('checks the first glob listing against a full one, and lists in full from a server that reads globs otherwise', async () => {
-    const gcs = new GcsClient(client(), base);
+    const warnings: string[] = [];
+    const gcs = new GcsClient(client(), base, (m) => warnings.push(m));
     expect(await gcs.list('globblind', 'run/', 'run/*.json')).toEqual([
       { name: 'run/finished.json', size: 2, version: '/' },
       { name: 'run/artifacts/pods/x.log', size: 9, version: '/' },
     ]);
     expect(gcs.globDisabled).toBe("the server's matchGlob listing of gs://globblind/run/ has 2 objects where GCS's reading of the glob has 1: folders are listed in full");
+    expect(warnings).toHaveLength(1);
   });
 });
