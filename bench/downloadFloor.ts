@@ -39,3 +39,24 @@ export async function downloadFloor(config: Config): Promise<Floor> {
   http.close();
   return { seconds: (performance.now() - t0) / 1000, files, bytes };
 }
+
+/** Lists every finished run's folder, with the run-files glob or in full; downloads nothing. */
+export async function listingCost(config: Config, withGlob: boolean): Promise<{ seconds: number; objects: number }> {
+  const t0 = performance.now();
+  const http = httpClientFor(config);
+  const gcs = new GcsClient(http, config.gcs!.url);
+  const { runs } = await fetchDeckRuns(http, config.prow.url);
+  const queue = runs.filter((r) => FINISHED_STATES.has(r.state));
+  let objects = 0;
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      const loc = gcsLocationFromUrl(r.url)!;
+      const prefix = `${loc.path}/`;
+      const listed = withGlob ? await listRunFolder(gcs, loc.bucket, prefix) : await gcs.list(loc.bucket, prefix);
+      objects += listed.length; // after the await: `objects += await ...` would add to a stale sum
+    }
+  };
+  await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, worker));
+  http.close();
+  return { seconds: (performance.now() - t0) / 1000, objects };
+}

@@ -21,7 +21,7 @@ import { ingestPass } from '../lib/ingest/pass';
 import { replayConfig } from '../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { downloadFloor, type Floor } from './downloadFloor';
+import { downloadFloor, listingCost, type Floor } from './downloadFloor';
 
 const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
@@ -61,6 +61,9 @@ try {
   const warmUps = [];
   for (let i = 0; i < 3; i++) warmUps.push(await downloadFloor(config));
   console.log(`replay server and floor warmed up: ${warmUps.map((w) => w.seconds.toFixed(2)).join(', ')} s to serve ${warmUps[0].files} files (${(warmUps[0].bytes / 1e6).toFixed(1)} MB)`);
+  // what the run-files glob saves: run folders carry gathered artifacts that ingest does not read
+  const [globbed, full] = [await listingCost(config, true), await listingCost(config, false)];
+  console.log(`listing the run folders: with the glob ${globbed.objects.toLocaleString('en-US')} objects in ${globbed.seconds.toFixed(2)} s; in full ${full.objects.toLocaleString('en-US')} objects in ${full.seconds.toFixed(2)} s`);
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const t of targets) {
       const before = await downloadFloor(config);

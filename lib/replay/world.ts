@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPLAY_PLACEHOLDER } from '../world/catalog';
 import { runIndex, type RunIndex } from '../world/release';
-import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../world/types';
+import { gatheredFilesOf } from '../world/gathered';
+import type { WorldBugzillaBug, WorldFile, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../world/types';
 
 export interface IndexedObject {
   bucket: string;
@@ -38,12 +39,17 @@ function readJson<T>(dir: string, rel: string): T {
   return JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8')) as T;
 }
 
+/** Every object of a run folder: its own files and, if it has them, the shared gathered ones. */
+export function runFiles(manifest: WorldManifest, run: WorldRun): (WorldFile & { blob?: string })[] {
+  return run.gathered ? [...run.files, ...gatheredFilesOf(run.ciTest, run.finished, manifest.gathered)] : run.files;
+}
+
 export function loadWorld(dir: string): LoadedWorld {
   const manifest = readJson<WorldManifest>(dir, 'world.json');
   const all: IndexedObject[] = [];
-  const add = (bucket: string, name: string, o: { visibleAt: number; size: number; md5: string; rewrite?: boolean }) =>
-    all.push({ bucket, name, visibleAt: o.visibleAt, size: o.size, md5: o.md5, file: path.join(dir, 'gcs', bucket, name), rewrite: !!o.rewrite, generation: '' });
-  for (const run of manifest.runs) for (const f of run.files) add(run.bucket, `${run.gcsPath}/${f.path}`, f);
+  const add = (bucket: string, name: string, o: { visibleAt: number; size: number; md5: string; rewrite?: boolean; blob?: string }) =>
+    all.push({ bucket, name, visibleAt: o.visibleAt, size: o.size, md5: o.md5, file: path.join(dir, o.blob ?? path.join('gcs', bucket, name)), rewrite: !!o.rewrite, generation: '' });
+  for (const run of manifest.runs) for (const f of runFiles(manifest, run)) add(run.bucket, `${run.gcsPath}/${f.path}`, f);
   for (const o of manifest.extraObjects) add(manifest.bucket, o.name, o);
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const objects = new Map<string, IndexedObject[]>();

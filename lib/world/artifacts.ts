@@ -9,7 +9,8 @@ import { buildLog } from './buildlog';
 import { e2eJunit, operatorJunit } from './junit';
 import { deckJobFor, finishedJson, prowJobFor, startedJson } from './prowjob';
 import type { SimRun } from './runs';
-import type { WorldFile, WorldObject, WorldRun } from './types';
+import { GATHERED_BLOBS, GATHERED_PATHS } from './gathered';
+import type { GatheredFile, WorldFile, WorldObject, WorldRun } from './types';
 
 export function md5Base64(data: Buffer | string): string {
   return crypto.createHash('md5').update(data).digest('base64');
@@ -75,6 +76,20 @@ export class ObjectWriter {
     this.count++;
     return { size: buf.length, md5: md5Base64(buf) };
   }
+
+  /** writes bytes that many objects share (gathered files) and returns where they are */
+  blob(name: string, data: string): GatheredFile {
+    const rel = `gcs-blobs/${name}`;
+    fs.mkdirSync(path.join(this.root, 'gcs-blobs'), { recursive: true });
+    fs.writeFileSync(path.join(this.root, rel), data);
+    return { path: '', size: Buffer.byteLength(data), md5: md5Base64(data), blob: rel };
+  }
+}
+
+/** The manifest's gathered files, their blobs written once. */
+export function writeGathered(out: ObjectWriter): GatheredFile[] {
+  const blobs = new Map(Object.entries(GATHERED_BLOBS).map(([name, data]) => [name, out.blob(name, data)]));
+  return GATHERED_PATHS.map((g) => ({ ...blobs.get(g.blob)!, path: g.path }));
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -94,6 +109,7 @@ export function writeRunArtifacts(run: SimRun, wr: WorldRun, out: ObjectWriter):
   }
   if (run.mode === 'normal' || run.mode === 'infra' || run.mode === 'install') {
     put('artifacts/junit_operator.xml', operatorJunit(run), run.finished);
+    wr.gathered = true; // its steps ran and gathered what they do
   }
   put('started.json', json(startedJson(wr)), run.started);
   // the ProwJob as it was when the run finished; the server swaps in its own URL

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BUCKET, PROMOTION_GATES, REPLAY_PLACEHOLDER, STREAMS } from './catalog';
-import { ObjectWriter, deckJobsFile, worldRunFor, writeRunArtifacts } from './artifacts';
+import { ObjectWriter, deckJobsFile, worldRunFor, writeGathered, writeRunArtifacts } from './artifacts';
 import { Rng } from './rng';
 import { simulate } from './runs';
 import { makeSchedule } from './schedule';
@@ -85,6 +85,7 @@ export async function generateWorld(opts: GenerateWorldOptions): Promise<WorldMa
     bucket: BUCKET,
     runs: worldRuns,
     extraObjects: extraObjects.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    gathered: writeGathered(writer),
     releaseStreams: streams,
     bugs: [
       ...trackers.bugzilla.map((b) => ({ tracker: 'bugzilla' as const, id: String(b.id), created: b.created, lastChange: lastEvent(b.created, b.statuses, b.comments) })),

@@ -1,7 +1,7 @@
 // Shapes of the sample world: world.json (read by the replay server), the tracker and release-controller
 // data files, and truth.json (what ingest and analysis must find). Times are Unix seconds unless named *Iso.
 
-export const WORLD_GENERATOR_VERSION = 1;
+export const WORLD_GENERATOR_VERSION = 2;
 
 export type FinalState = 'success' | 'failure' | 'error' | 'aborted';
 export type Outcome = 'passed' | 'failed' | 'flaked' | 'skipped';
@@ -58,6 +58,17 @@ export interface WorldRun {
   /** folder of the run's objects, no leading or trailing slash */
   gcsPath: string;
   files: WorldFile[];
+  /** whether the run folder also holds the manifest's gathered files (lib/world/gathered.ts) */
+  gathered?: boolean;
+}
+
+/** a gathered file, relative to artifacts/<test>/ of each run that has them */
+export interface GatheredFile {
+  path: string;
+  size: number;
+  md5: string;
+  /** path of the shared bytes, relative to the world folder */
+  blob: string;
 }
 
 /** an object outside any run folder (pr-logs/directory aliases) */
@@ -102,6 +113,8 @@ export interface WorldManifest {
   bucket: string;
   runs: WorldRun[];
   extraObjects: WorldObject[];
+  /** the gathered files of every run with `gathered` */
+  gathered: GatheredFile[];
   releaseStreams: WorldReleaseStream[];
   /** index of the tracker items (full data in the files below): when each was created and last changed */
   bugs: { tracker: 'bugzilla' | 'jira' | 'github'; id: string; created: number; lastChange: number }[];

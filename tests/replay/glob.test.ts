@@ -78,12 +78,14 @@ describe('listing run folders of the sample world with the glob', () => {
   });
   afterAll(() => server.close());
 
-  it('gives every run the files a full listing gives it', async () => {
+  it('gives every run the files a full listing gives it, and leaves the gathered artifacts out', async () => {
     const config = configFor(dir, server.url);
     const http = httpClientFor(config);
     const gcs = new GcsClient(http, config.gcs!.url);
     const { runs } = await fetchDeckRuns(http, config.prow.url);
     let compared = 0;
+    let listedFull = 0;
+    let listedGlobbed = 0;
     for (const run of runs) {
       const loc = gcsLocationFromUrl(run.url);
       if (!loc) continue;
@@ -92,9 +94,13 @@ describe('listing run folders of the sample world with the glob', () => {
       const globbed = await listRunFolder(gcs, loc.bucket, prefix);
       expect(selectFiles(globbed, DEFAULT_MAX_FILE_BYTES), prefix).toEqual(selectFiles(full, DEFAULT_MAX_FILE_BYTES));
       compared++;
+      listedFull += full.length;
+      listedGlobbed += globbed.length;
     }
     http.close();
     expect(compared).toBeGreaterThan(800);
     expect(gcs.globDisabled).toBeUndefined(); // the replay server's glob listings were trusted
+    // the gathered artifacts (lib/world/gathered.ts) stay out of glob listings
+    expect(listedGlobbed * 10).toBeLessThan(listedFull);
   });
 });

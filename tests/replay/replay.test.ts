@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_WORLD_END, ensureWorld } from '../../lib/replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../../lib/replay/server';
 import { parseFields, selectFields } from '../../lib/replay/http';
+import { runFiles } from '../../lib/replay/world';
 import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../../lib/world/types';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -61,7 +62,7 @@ async function listAll(s: ReplayServer, prefix: string, delimiter = ''): Promise
   return { items, prefixes, pages };
 }
 
-const visibleFiles = (r: WorldRun, now: number) => r.files.filter((f) => f.visibleAt <= now).map((f) => `${r.gcsPath}/${f.path}`).sort();
+const visibleFiles = (r: WorldRun, now: number) => runFiles(manifest, r).filter((f) => f.visibleAt <= now).map((f) => `${r.gcsPath}/${f.path}`).sort();
 
 describe('Deck', () => {
   it('serves data.js with the current fields for runs of the last 72 hours, newest first', async () => {
@@ -147,8 +148,11 @@ describe('GCS', () => {
   });
 
   it('serves object bytes that match the listing, with the server URL in prowjob.json', async () => {
-    const run = manifest.runs.find((r) => r.state === 'success')!;
+    const run = manifest.runs.find((r) => r.state === 'success' && r.gathered)!;
     const { items } = await listAll(server, `${run.gcsPath}/`);
+    // gathered files share their bytes (gcs-blobs/); the run's own files are under gcs/<bucket>/
+    const blobs = new Map(runFiles(manifest, run).map((f) => [`${run.gcsPath}/${f.path}`, f.blob]));
+    expect(items.some((i) => blobs.get(i.name))).toBe(true);
     for (const i of items) {
       const res = await fetch(`${server.url}/origin-ci-test/${i.name}`);
       expect(res.status).toBe(200);
@@ -156,7 +160,7 @@ describe('GCS', () => {
       expect(String(data.length)).toBe(i.size);
       expect(crypto.createHash('md5').update(data).digest('base64')).toBe(i.md5Hash);
       if (i.name.endsWith('prowjob.json')) expect(JSON.parse(data.toString()).status.url).toBe(`${server.url}${run.urlPath}`);
-      else expect(data.equals(fs.readFileSync(path.join(dir, 'gcs', 'origin-ci-test', i.name)))).toBe(true);
+      else expect(data.equals(fs.readFileSync(path.join(dir, blobs.get(i.name) ?? path.join('gcs', 'origin-ci-test', i.name))))).toBe(true);
     }
     const media = await fetch(`${server.url}/storage/v1/b/origin-ci-test/o/${encodeURIComponent(`${run.gcsPath}/started.json`)}?alt=media`);
     expect(JSON.parse(await media.text()).timestamp).toBe(run.started);

@@ -6,7 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../lib/config';
+import { selectFiles } from '../../lib/ingest/assemble';
+import { DEFAULT_MAX_FILE_BYTES } from '../../lib/ingest/run';
 import { TEST_WORLD_END } from '../../lib/replay/ensureWorld';
+import { runFiles } from '../../lib/replay/world';
 import { generateWorld } from '../../lib/world/generate';
 import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest } from '../../lib/world/types';
 
@@ -106,6 +109,23 @@ describe('manifest and files', () => {
         expect(crypto.createHash('md5').update(data).digest('base64')).toBe(f.md5);
         expect(f.visibleAt).toBe(f.path === 'started.json' ? r.started : r.finished);
       }
+    }
+  });
+
+  it('crowds the folders of runs that reached their steps with gathered artifacts, none of which ingest would read', () => {
+    expect(manifest.gathered.length).toBeGreaterThan(100);
+    for (const g of manifest.gathered) {
+      const data = fs.readFileSync(path.join(dirA, g.blob));
+      expect(data.length).toBe(g.size);
+      expect(crypto.createHash('md5').update(data).digest('base64')).toBe(g.md5);
+    }
+    const withSteps = manifest.runs.filter((r) => r.files.some((f) => f.path === 'artifacts/junit_operator.xml'));
+    expect(manifest.runs.filter((r) => r.gathered)).toEqual(withSteps);
+    for (const r of withSteps) {
+      const own = r.files.map((f) => ({ path: f.path, size: f.size, version: f.md5 }));
+      const all = runFiles(manifest, r).map((f) => ({ path: f.path, size: f.size, version: f.md5 }));
+      expect(all.length).toBe(own.length + manifest.gathered.length);
+      expect(selectFiles(all, DEFAULT_MAX_FILE_BYTES)).toEqual(selectFiles(own, DEFAULT_MAX_FILE_BYTES));
     }
   });
 
