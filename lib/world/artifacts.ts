@@ -77,19 +77,19 @@ export class ObjectWriter {
     return { size: buf.length, md5: md5Base64(buf) };
   }
 
-  /** writes bytes that many objects share (gathered files) and returns where they are */
-  blob(name: string, data: string): GatheredFile {
+  /** writes bytes that many objects share (gathered files): their path in the world, size and md5 */
+  blob(name: string, data: string): Omit<GatheredFile, 'path'> {
     const rel = `gcs-blobs/${name}`;
     fs.mkdirSync(path.join(this.root, 'gcs-blobs'), { recursive: true });
     fs.writeFileSync(path.join(this.root, rel), data);
-    return { path: '', size: Buffer.byteLength(data), md5: md5Base64(data), blob: rel };
+    return { blob: rel, size: Buffer.byteLength(data), md5: md5Base64(data) };
   }
 }
 
 /** The manifest's gathered files, their blobs written once. */
 export function writeGathered(out: ObjectWriter): GatheredFile[] {
   const blobs = new Map(Object.entries(GATHERED_BLOBS).map(([name, data]) => [name, out.blob(name, data)]));
-  return GATHERED_PATHS.map((g) => ({ ...blobs.get(g.blob)!, path: g.path }));
+  return GATHERED_PATHS.map((g) => ({ path: g.path, ...blobs.get(g.blob)! }));
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;

@@ -4,7 +4,7 @@
 // the world that reached its steps gets the same GATHERED_PATHS under artifacts/<test>/, visible when
 // it finished; their bytes are a few shared blobs (gcs-blobs/), so listings are crowded as real ones
 // while the world stays small on disk.
-import type { GatheredFile } from './types';
+import type { GatheredFile, WorldFile } from './types';
 
 // No name here may contain "junit" or an "e2e" step folder: ingest would read it.
 const STEPS = ['ipi-conf', 'ipi-conf-aws', 'ipi-install-rbac', 'ipi-install-install', 'gather-extra', 'gather-must-gather', 'gather-audit-logs', 'gather-core-dump', 'ipi-deprovision-deprovision'];
@@ -54,6 +54,6 @@ export const GATHERED_PATHS: { path: string; blob: string }[] = [
 ];
 
 /** A run's gathered files as world files, visible at `visibleAt`, from the manifest's shared list. */
-export function gatheredFilesOf(ciTest: string, visibleAt: number, shared: GatheredFile[]): { path: string; visibleAt: number; size: number; md5: string; blob: string }[] {
+export function gatheredFilesOf(ciTest: string, visibleAt: number, shared: GatheredFile[]): (WorldFile & { blob: string })[] {
   return shared.map((g) => ({ path: `artifacts/${ciTest}/${g.path}`, visibleAt, size: g.size, md5: g.md5, blob: g.blob }));
 }
