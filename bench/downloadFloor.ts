@@ -1,6 +1,7 @@
 // The I/O floor of ingest: list and download what a pass would, with the same client and the same
 // number of runs in flight, and do nothing else with the bytes.
 import type { Config } from '../lib/config';
+import type { Database } from '../lib/store/db';
 import { FINISHED_STATES, selectFiles } from '../lib/ingest/assemble';
 import { RUNS_IN_FLIGHT } from '../lib/ingest/pass';
 import { DEFAULT_MAX_FILE_BYTES, httpClientFor, listRunFolder } from '../lib/ingest/run';
@@ -59,4 +60,9 @@ export async function listingCost(config: Config, withGlob: boolean): Promise<{ 
   await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, worker));
   http.close();
   return { seconds: (performance.now() - t0) / 1000, objects };
+}
+
+/** Empties ingest's tables of a PostgreSQL database that earlier rounds filled (SQLite rounds start from a new file). */
+export async function emptyDatabase(db: Database): Promise<void> {
+  for (const table of ['test_outcome', 'parse_error', 'run', 'pending_run', 'test_set', 'signature', 'test', 'job', 'ingest_pass']) await db.run(`DELETE FROM ${table}`);
 }

@@ -21,7 +21,7 @@ import { ingestPass } from '../lib/ingest/pass';
 import { replayConfig } from '../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { downloadFloor, listingCost, type Floor } from './downloadFloor';
+import { downloadFloor, emptyDatabase, listingCost, type Floor } from './downloadFloor';
 
 const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
@@ -46,8 +46,8 @@ const config = validateConfig({ prow, gcs, ...(values.workers !== undefined ? { 
 console.log(`world: ${dir}; replay server ${url} (hosts ${[...allowedHosts(config)].join(', ')})`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 /** Runs bench/freshProcess.ts in a new process (with tsx, as the CLI runs) and returns its figures. */
-async function inFreshProcess<T>(mode: 'floor' | 'ingest'): Promise<T> {
-  const args = ['--import', 'tsx', path.join(root, 'bench/freshProcess.ts'), mode, JSON.stringify({ prow, gcs })];
+async function inFreshProcess<T>(mode: 'floor' | 'ingest', dbUrl?: string): Promise<T> {
+  const args = ['--import', 'tsx', path.join(root, 'bench/freshProcess.ts'), mode, JSON.stringify({ prow, gcs }), ...(dbUrl ? [dbUrl] : [])];
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(process.execPath, args, { cwd: root, maxBuffer: 1 << 20 }, (err, out, errOut) => (err ? reject(new Error(`${mode} process failed: ${errOut || err.message}`)) : resolve(out))),
   );
@@ -69,7 +69,7 @@ try {
       const before = await downloadFloor(config);
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-bench-ingest-'));
       const db = await openDatabase(t.url || `file:${path.join(tmp, 'ingest.db')}`);
-      if (t.label === 'postgres') for (const table of ['test_outcome', 'parse_error', 'run', 'pending_run', 'test_set', 'signature', 'test', 'job', 'ingest_pass']) await db.run(`DELETE FROM ${table}`);
+      if (t.label === 'postgres') await emptyDatabase(db);
       // as the passes of `ingest --interval` (the reader thread where `ingest --interval` has it by default; --workers 0|1 forces)
       const s = await ingestPass({ config, db, morePasses: true });
       await closeDatabase(db);
@@ -98,20 +98,24 @@ try {
   }
   // cold against cold: a new process for each pass and each floor, timed from the first request
   // (module loading and migration are outside both, as they are outside the warm rounds)
-  const freshRatios: number[] = [];
+  const fresh = new Map<string, number[]>(targets.map((t) => [t.label, []]));
   for (let round = 1; round <= Number(values['fresh-rounds']); round++) {
-    const before = await inFreshProcess<Floor>('floor');
-    const s = await inFreshProcess<{ seconds: number; runs: number; testResults: number }>('ingest');
-    const after = await inFreshProcess<Floor>('floor');
-    const floorSeconds = (before.seconds + after.seconds) / 2;
-    freshRatios.push(s.seconds / floorSeconds);
-    console.log(
-      `fresh process ${round}: sqlite: download floor ${floorSeconds.toFixed(2)} s (${before.seconds.toFixed(2)} before, ${after.seconds.toFixed(2)} after); ` +
-        `ingest ${s.runs} runs, ${s.testResults.toLocaleString('en-US')} test outcomes in ${s.seconds.toFixed(2)} s: ` +
-        `${Math.round(s.testResults / s.seconds).toLocaleString('en-US')} outcomes/s, ${freshRatios.at(-1)!.toFixed(2)}x the download floor`,
-    );
+    for (const t of targets) {
+      const before = await inFreshProcess<Floor>('floor');
+      const s = await inFreshProcess<{ seconds: number; runs: number; testResults: number }>('ingest', t.url || undefined);
+      const after = await inFreshProcess<Floor>('floor');
+      const floorSeconds = (before.seconds + after.seconds) / 2;
+      fresh.get(t.label)!.push(s.seconds / floorSeconds);
+      console.log(
+        `fresh process ${round}: ${t.label}: download floor ${floorSeconds.toFixed(2)} s (${before.seconds.toFixed(2)} before, ${after.seconds.toFixed(2)} after); ` +
+          `ingest ${s.runs} runs, ${s.testResults.toLocaleString('en-US')} test outcomes in ${s.seconds.toFixed(2)} s: ` +
+          `${Math.round(s.testResults / s.seconds).toLocaleString('en-US')} outcomes/s, ${fresh.get(t.label)!.at(-1)!.toFixed(2)}x the download floor`,
+      );
+    }
   }
-  if (freshRatios.length) console.log(`sqlite, fresh processes (${freshRatios.length}): median ${median(freshRatios).toFixed(2)}x the floor, best ${Math.min(...freshRatios).toFixed(2)}x`);
+  for (const [label, ratios] of fresh) {
+    if (ratios.length) console.log(`${label}, fresh processes (${ratios.length}): median ${median(ratios).toFixed(2)}x the floor, best ${Math.min(...ratios).toFixed(2)}x`);
+  }
 } finally {
   child.kill();
 }
