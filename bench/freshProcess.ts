@@ -9,7 +9,7 @@ import path from 'node:path';
 import { validateConfig } from '../lib/config';
 import { ingestPass } from '../lib/ingest/pass';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { emptyDatabase } from './downloadFloor';
+import { emptyDatabase } from './database';
 import { downloadFloor } from './downloadFloor';
 
 const [mode, configJson, pgUrl] = process.argv.slice(2);

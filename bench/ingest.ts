@@ -21,7 +21,8 @@ import { ingestPass } from '../lib/ingest/pass';
 import { replayConfig } from '../lib/replay/config';
 import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { downloadFloor, emptyDatabase, listingCost, type Floor } from './downloadFloor';
+import { emptyDatabase } from './database';
+import { downloadFloor, listingCost, type Floor } from './downloadFloor';
 
 const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
