@@ -11,14 +11,18 @@ import { GcsClient } from '../lib/sources/gcs';
 export interface Floor {
   seconds: number;
   files: number;
+  /** the files' bytes */
   bytes: number;
+  /** the bytes received, Deck's listing included (less than bytes where files come gzip-encoded) */
+  wireBytes: number;
 }
 
 /**
  * Visits the folder of every finished run Deck lists, as many at once as ingest keeps in flight,
- * with a client of ingest's kind; returns the seconds it all took, Deck's listing included.
+ * with a client of ingest's kind; returns the seconds it all took and the bytes received, Deck's
+ * listing included.
  */
-async function visitRunFolders(config: Config, visit: (gcs: GcsClient, bucket: string, prefix: string) => Promise<void>): Promise<number> {
+async function visitRunFolders(config: Config, visit: (gcs: GcsClient, bucket: string, prefix: string) => Promise<void>): Promise<{ seconds: number; wireBytes: number }> {
   const t0 = performance.now();
   const http = httpClientFor(config);
   const gcs = new GcsClient(http, config.gcs!.url);
@@ -32,13 +36,13 @@ async function visitRunFolders(config: Config, visit: (gcs: GcsClient, bucket: s
   };
   await Promise.all(Array.from({ length: RUNS_IN_FLIGHT }, worker));
   http.close();
-  return (performance.now() - t0) / 1000;
+  return { seconds: (performance.now() - t0) / 1000, wireBytes: http.stats.wireBytes };
 }
 
 export async function downloadFloor(config: Config): Promise<Floor> {
   let files = 0;
   let bytes = 0;
-  const seconds = await visitRunFolders(config, async (gcs, bucket, prefix) => {
+  const { seconds, wireBytes } = await visitRunFolders(config, async (gcs, bucket, prefix) => {
     await Promise.all(
       selectFiles(await listRunFolder(gcs, bucket, prefix), DEFAULT_MAX_FILE_BYTES).fetch.map(async (o) => {
         const body = await gcs.download(bucket, prefix + o.path);
@@ -47,13 +51,13 @@ export async function downloadFloor(config: Config): Promise<Floor> {
       }),
     );
   });
-  return { seconds, files, bytes };
+  return { seconds, files, bytes, wireBytes };
 }
 
 /** Lists every finished run's folder, with the run-files glob or in full; downloads nothing. */
 export async function listingCost(config: Config, withGlob: boolean): Promise<{ seconds: number; objects: number }> {
   let objects = 0;
-  const seconds = await visitRunFolders(config, async (gcs, bucket, prefix) => {
+  const { seconds } = await visitRunFolders(config, async (gcs, bucket, prefix) => {
     const listed = withGlob ? await listRunFolder(gcs, bucket, prefix) : await gcs.list(bucket, prefix);
     objects += listed.length; // after the await: `objects += await ...` would add to a stale sum
   });

@@ -10,7 +10,10 @@
 // The machine's speed drifts by a third over minutes, so each round's floor is the mean of one
 // measured right before and one right after its ingest, and the summary gives the median and the
 // best of the warm rounds.
-//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--workers 0|1]
+// --compress-file-types txt,log,json,tar,html,yaml serves build logs and JSON gzip-encoded, as OpenShift
+// CI's bucket holds them: fewer bytes on the wire, and inflating them is then part of each pass and of
+// the floor (the same client downloads, and inflates, for both).
+//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--workers 0|1] [--compress-file-types LIST]
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,11 +27,12 @@ import { closeDatabase, openDatabase } from '../lib/store/db';
 import { emptyDatabase } from './database';
 import { downloadFloor, listingCost, type Floor } from './downloadFloor';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' }, 'compress-file-types': { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
 
 async function startReplay(port: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString()], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const compressed = values['compress-file-types'] ? ['--compress-file-types', values['compress-file-types']] : [];
+  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString(), ...compressed], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /at (http:\/\/\S+)/.exec(d.toString());
@@ -61,7 +65,7 @@ try {
   // compiled: round 1's floor is then as warm as the others
   const warmUps = [];
   for (let i = 0; i < 3; i++) warmUps.push(await downloadFloor(config));
-  console.log(`replay server and floor warmed up: ${warmUps.map((w) => w.seconds.toFixed(2)).join(', ')} s to serve ${warmUps[0].files} files (${(warmUps[0].bytes / 1e6).toFixed(1)} MB)`);
+  console.log(`replay server and floor warmed up: ${warmUps.map((w) => w.seconds.toFixed(2)).join(', ')} s to serve ${warmUps[0].files} files (${(warmUps[0].bytes / 1e6).toFixed(1)} MB; ${(warmUps[0].wireBytes / 1e6).toFixed(1)} MB on the wire)`);
   // what the run-files glob saves: run folders carry gathered artifacts that ingest does not read
   const [globbed, full] = [await listingCost(config, true), await listingCost(config, false)];
   console.log(`listing the run folders: with the glob ${globbed.objects.toLocaleString('en-US')} objects in ${globbed.seconds.toFixed(2)} s; in full ${full.objects.toLocaleString('en-US')} objects in ${full.seconds.toFixed(2)} s`);

@@ -8,9 +8,9 @@ import { jsonReply, listParam, type Reply, type RouteContext } from './http';
 function withVar(ctx: RouteContext, body: unknown): Reply {
   const name = ctx.url.searchParams.get('var');
   if (name && /^[A-Za-z_$][\w$]*$/.test(name)) {
-    return { status: 200, headers: { 'content-type': 'application/javascript' }, body: `var ${name} = ${JSON.stringify(body)};` };
+    return { status: 200, headers: { 'content-type': 'application/javascript' }, body: `var ${name} = ${JSON.stringify(body)};`, gzip: true };
   }
-  return jsonReply(200, body);
+  return { ...jsonReply(200, body), gzip: true };
 }
 
 function inWindow(ctx: RouteContext, started: number): boolean {

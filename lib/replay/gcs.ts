@@ -3,7 +3,7 @@
 // /<bucket>/<object>, and a tiny Spyglass stand-in under /view/gs/. Objects exist once visibleAt <= now.
 import { contentTypeFor, type IndexedObject, type LoadedWorld, type ObjectBytes } from './world';
 import type { Reply, RouteContext } from './http';
-import { htmlEscape, jsonReply, parseFields, selectFields, textReply } from './http';
+import { acceptsGzip, htmlEscape, jsonReply, parseFields, selectFields, textReply } from './http';
 import { globToRegExp } from '../sources/gcsGlob';
 
 function lowerBound(list: IndexedObject[], name: string): number {
@@ -71,6 +71,7 @@ async function buildResource(o: IndexedObject, bytes: ObjectBytes, base: string)
     generation: o.generation,
     metageneration: '1',
     contentType: contentTypeFor(o.name),
+    ...(o.gzip ? { contentEncoding: 'gzip' } : {}),
     storageClass: 'STANDARD',
     size: String(size),
     md5Hash: md5,
@@ -155,18 +156,27 @@ export function findObject(world: LoadedWorld, bucket: string, name: string, now
   return o && o.name === name && o.visibleAt <= now ? o : undefined;
 }
 
+/**
+ * An object's bytes. One stored gzip-encoded goes as stored to a client that accepts gzip, and
+ * inflated, whole, to one that does not (GCS's decompressive transcoding, which ignores Range).
+ */
 async function media(ctx: RouteContext, o: IndexedObject): Promise<Reply> {
-  const data = await ctx.bytes.read(o);
+  const { data, md5 } = await ctx.bytes.stored(o);
   let headers = mediaHeaders.get(o);
   if (!headers) {
     headers = {
       'content-type': contentTypeFor(o.name),
       'x-goog-generation': o.generation,
-      'x-goog-hash': `md5=${(await ctx.bytes.meta(o)).md5}`,
+      'x-goog-hash': `md5=${md5}`,
       'last-modified': new Date(o.visibleAt * 1000).toUTCString(),
       'accept-ranges': 'bytes',
+      ...(o.gzip ? { 'x-goog-stored-content-encoding': 'gzip', 'x-goog-stored-content-length': String(data.length) } : {}),
     };
     mediaHeaders.set(o, headers);
+  }
+  if (o.gzip) {
+    if (!acceptsGzip(ctx.req.headers['accept-encoding'])) return { status: 200, headers: { ...headers, warning: '214 UploadServer gcs-transcoding' }, body: await ctx.bytes.read(o), object: true };
+    headers = { ...headers, 'content-encoding': 'gzip' };
   }
   const range = /^bytes=(\d*)-(\d*)$/.exec(ctx.req.headers.range ?? '');
   if (range && (range[1] || range[2])) {

@@ -8,6 +8,8 @@ export interface Reply {
   body: string | Buffer;
   /** a GCS object's bytes (subject to the `truncate` fault) */
   object?: boolean;
+  /** gzip it for a client that accepts gzip, as Deck's handlers do (gziphandler) */
+  gzip?: boolean;
 }
 
 export interface RouteOptions {
@@ -36,6 +38,17 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 
 export function textReply(status: number, body: string, contentType = 'text/plain; charset=utf-8'): Reply {
   return { status, headers: { 'content-type': contentType }, body };
+}
+
+/** Whether an Accept-Encoding header accepts gzip (named, or `*`, without q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  }
+  return false;
 }
 
 export function htmlEscape(s: string): string {

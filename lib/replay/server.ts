@@ -3,9 +3,10 @@
 // world looked at `now`, with injectable faults. Used by tests and by the offline demo.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import zlib from 'node:zlib';
 import { dataJs, prowJobsJs } from './deck';
 import { downloadObject, jsonApiObject, listObjects, spyglass } from './gcs';
-import { jsonReply, textReply, type Reply, type RouteContext, type RouteOptions } from './http';
+import { acceptsGzip, jsonReply, textReply, type Reply, type RouteContext, type RouteOptions } from './http';
 import { releaseRoute } from './releaseController';
 import { bugzillaBugById, bugzillaComments, bugzillaSearch, githubComments, githubIssue1, githubIssues, jiraIssueByKey, jiraSearch } from './trackers';
 import { ObjectBytes, loadWorld, type LoadedWorld } from './world';
@@ -43,13 +44,16 @@ export interface ReplayServerOptions {
   githubPageSize?: number;
   /** keep every request in `requests` (default true; a long-running server does not) */
   recordRequests?: boolean;
+  /** extensions of the GCS objects stored gzip-encoded, as Prow's compress_file_types (see LoadOptions) */
+  compressFileTypes?: string[];
 }
 
 export interface ReplayServer {
   url: string;
   setNow(d: Date): void;
   setFaults(f: ReplayFaults): void;
-  requests: { method: string; path: string; status: number }[];
+  /** the requests answered (encoding: the response's Content-Encoding, if any) */
+  requests: { method: string; path: string; status: number; encoding?: string }[];
   close(): Promise<void>;
 }
 
@@ -114,7 +118,7 @@ async function route(ctx: RouteContext): Promise<Reply> {
 }
 
 export async function startReplayServer(opts: ReplayServerOptions): Promise<ReplayServer> {
-  const world: LoadedWorld = loadWorld(opts.dir);
+  const world: LoadedWorld = loadWorld(opts.dir, { compressFileTypes: opts.compressFileTypes });
   const options: RouteOptions = {
     deckFormat: opts.deckFormat ?? 'current',
     noDataJs: opts.noDataJs ?? false,
@@ -157,10 +161,15 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
         }
       }
       let body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
+      // gziphandler's rule: only bodies of at least 1400 bytes are worth it
+      if (reply.gzip && body.length >= 1400 && acceptsGzip(req.headers['accept-encoding'])) {
+        body = zlib.gzipSync(body);
+        reply.headers = { ...reply.headers, 'content-encoding': 'gzip', vary: 'Accept-Encoding' };
+      }
       if (faults.truncate.some((re) => re.test(target))) body = body.subarray(0, Math.floor(body.length / 2));
       res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
       res.end(method === 'HEAD' ? undefined : body);
-      if (record) requests.push({ method, path: target, status: reply.status });
+      if (record) requests.push({ method, path: target, status: reply.status, ...(reply.headers?.['content-encoding'] ? { encoding: reply.headers['content-encoding'] } : {}) });
     })().catch(() => {
       // the client went away mid-reply; nothing to answer
       res.destroy();

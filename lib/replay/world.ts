@@ -3,6 +3,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { REPLAY_PLACEHOLDER } from '../world/catalog';
 import { runIndex, type RunIndex } from '../world/release';
 import { gatheredFilesOf } from '../world/gathered';
@@ -20,6 +22,22 @@ export interface IndexedObject {
   rewrite: boolean;
   /** deterministic GCS generation (µs) */
   generation: string;
+  /** stored gzip-encoded (Content-Encoding: gzip), as Prow uploads the file types its compress_file_types names */
+  gzip: boolean;
+}
+
+export interface LoadOptions {
+  /**
+   * extensions of the objects stored gzip-encoded, as Prow's `gcs_configuration.compress_file_types`
+   * (OpenShift CI's: txt, log, json, tar, html, yaml); none by default
+   */
+  compressFileTypes?: string[];
+}
+
+/** an object name's extension as Prow matches compress_file_types: after the last dot of its base name */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > name.lastIndexOf('/') ? name.slice(dot + 1) : '';
 }
 
 export interface LoadedWorld {
@@ -44,11 +62,15 @@ export function runFiles(manifest: WorldManifest, run: WorldRun): (WorldFile & {
   return run.gathered ? [...run.files, ...gatheredFilesOf(run.ciTest, run.finished, manifest.gathered)] : run.files;
 }
 
-export function loadWorld(dir: string): LoadedWorld {
+export function loadWorld(dir: string, opts: LoadOptions = {}): LoadedWorld {
   const manifest = readJson<WorldManifest>(dir, 'world.json');
+  const compressed = new Set(opts.compressFileTypes ?? []);
   const all: IndexedObject[] = [];
   const add = (bucket: string, name: string, o: { visibleAt: number; size: number; md5: string; rewrite?: boolean; blob?: string }) =>
-    all.push({ bucket, name, visibleAt: o.visibleAt, size: o.size, md5: o.md5, file: path.join(dir, o.blob ?? path.join('gcs', bucket, name)), rewrite: !!o.rewrite, generation: '' });
+    all.push({
+      bucket, name, visibleAt: o.visibleAt, size: o.size, md5: o.md5, file: path.join(dir, o.blob ?? path.join('gcs', bucket, name)), rewrite: !!o.rewrite, generation: '',
+      gzip: compressed.size > 0 && compressed.has(extensionOf(name)),
+    });
   for (const run of manifest.runs) for (const f of runFiles(manifest, run)) add(run.bucket, `${run.gcsPath}/${f.path}`, f);
   for (const o of manifest.extraObjects) add(manifest.bucket, o.name, o);
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -79,6 +101,11 @@ export function loadWorld(dir: string): LoadedWorld {
  * a budget: GCS costs its clients no CPU, so the stand-in should not spend a core re-reading files
  * (an open, fstat, read and close per download) while an ingest on the same machine is measured.
  */
+const gzip = promisify(zlib.gzip);
+/** objects with the same bytes on disk (gathered files share blobs) are read, and gzipped, once */
+const cacheKey = (o: IndexedObject) => (o.rewrite ? `${o.bucket}/${o.name}` : o.file);
+const md5Of = (data: Buffer) => crypto.createHash('md5').update(data).digest('base64');
+
 export class ObjectBytes {
   private readonly cache = new Map<string, { data: Buffer; md5: string }>();
   private cachedBytes = 0;
@@ -88,34 +115,47 @@ export class ObjectBytes {
     private readonly budgetBytes = 512 * 1024 * 1024,
   ) {}
 
+  /** the object's content (inflated, for one stored gzip-encoded) */
   async read(o: IndexedObject): Promise<Buffer> {
     return (await this.load(o)).data;
   }
 
-  private async load(o: IndexedObject): Promise<{ data: Buffer; md5: string }> {
-    const key = `${o.bucket}/${o.name}`;
+  /** the object as stored: its content, or its content gzip-encoded */
+  async stored(o: IndexedObject): Promise<{ data: Buffer; md5: string }> {
+    if (!o.gzip) return this.load(o);
+    const key = `${cacheKey(o)}\0gzip`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    let entry: { data: Buffer; md5: string };
+    const data = await gzip(await this.read(o));
+    // kept whatever the budget: its size and md5 are listed from here
+    return this.keep(key, { data, md5: md5Of(data) }, true);
+  }
+
+  private async load(o: IndexedObject): Promise<{ data: Buffer; md5: string }> {
+    const key = cacheKey(o);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
     if (o.rewrite) {
       const text = (await fs.promises.readFile(o.file, 'utf8')).split(REPLAY_PLACEHOLDER).join(this.baseUrl);
       const data = Buffer.from(text, 'utf8');
-      entry = { data, md5: crypto.createHash('md5').update(data).digest('base64') };
-    } else {
-      entry = { data: await fs.promises.readFile(o.file), md5: o.md5 };
+      // Rewritten objects must stay cached (their size and md5 are listed from the cache).
+      return this.keep(key, { data, md5: md5Of(data) }, true);
     }
-    // Rewritten objects must stay cached (their size and md5 are listed from the cache).
-    if (o.rewrite || this.cachedBytes + entry.data.length <= this.budgetBytes) {
+    return this.keep(key, { data: await fs.promises.readFile(o.file), md5: o.md5 }, false);
+  }
+
+  private keep(key: string, entry: { data: Buffer; md5: string }, always: boolean): { data: Buffer; md5: string } {
+    if (always || this.cachedBytes + entry.data.length <= this.budgetBytes) {
       this.cache.set(key, entry);
       this.cachedBytes += entry.data.length;
     }
     return entry;
   }
 
-  /** size and md5 as listed */
+  /** size and md5 as listed: those of the object as stored */
   async meta(o: IndexedObject): Promise<{ size: number; md5: string }> {
-    if (!o.rewrite) return { size: o.size, md5: o.md5 };
-    const r = await this.load(o);
+    if (!o.rewrite && !o.gzip) return { size: o.size, md5: o.md5 };
+    const r = await this.stored(o);
     return { size: r.data.length, md5: r.md5 };
   }
 }

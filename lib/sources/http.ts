@@ -1,5 +1,6 @@
 // The one HTTP client every source uses: only configured hosts, bounded concurrency, retries with
-// backoff on 5xx/429/timeouts/dropped connections, and a size cap per response.
+// backoff on 5xx/429/timeouts/dropped connections, gzip-encoded responses, and a size cap per response.
+import zlib from 'node:zlib';
 import { Agent, errors as undiciErrors } from 'undici';
 
 export class HttpError extends Error {
@@ -62,8 +63,11 @@ export class ResponseHeaders {
 export interface HttpResponse {
   status: number;
   headers: ResponseHeaders;
+  /** the body, inflated when it came gzip-encoded */
   body: Buffer;
   url: string;
+  /** the body's size as received */
+  wireBytes: number;
 }
 
 export interface RequestOptions {
@@ -148,7 +152,9 @@ class Download {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     if (Number.isFinite(this.declared) && body.length !== this.declared) {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
-    } else this.resolve({ status: this.status, headers: this.headers, body, url: this.url });
+    } else if (isGzip(this.headers.get('content-encoding'))) {
+      gunzipCapped(this.url, body, this.maxBytes).then((plain) => this.resolve({ status: this.status, headers: this.headers, body: plain, url: this.url, wireBytes: body.length }), this.reject);
+    } else this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length });
   }
 
   onError(e: Error): void {
@@ -157,10 +163,31 @@ class Download {
   }
 }
 
+const isGzip = (encoding: string | null): boolean => encoding !== null && /^\s*(x-)?gzip\s*$/i.test(encoding);
+
+/**
+ * A gzip body (Deck gzips data.js when asked; GCS serves objects stored gzip-encoded, as Prow's
+ * compress_file_types uploads build logs and JSON, as they are stored when asked) inflated on
+ * libuv's thread pool, never past the cap: a small body can inflate a thousandfold.
+ */
+function gunzipCapped(url: string, body: Buffer, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    zlib.gunzip(body, { maxOutputLength: maxBytes }, (e, plain) => {
+      if (!e) return resolve(plain);
+      const code = (e as Error & { code?: string }).code;
+      if (code === 'ERR_BUFFER_TOO_LARGE') reject(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap once inflated (${body.length} bytes gzip-encoded)`));
+      // cut short (a connection that ended early without a declared length) is worth another try; a
+      // body that is not gzip at all is not
+      else reject(new HttpError(url, 0, `GET ${url}: the gzip-encoded body cannot be inflated: ${e.message}`, code === 'Z_BUF_ERROR'));
+    });
+  });
+}
+
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export class HttpClient {
-  readonly stats = { requests: 0, retries: 0, bytes: 0, failures: 0 };
+  /** bytes: bodies as read (inflated); wireBytes: as received */
+  readonly stats = { requests: 0, retries: 0, bytes: 0, wireBytes: 0, failures: 0 };
   private active = 0;
   private queue: (() => void)[] = [];
   private readonly concurrency: number;
@@ -169,6 +196,8 @@ export class HttpClient {
   private readonly maxBytes: number;
   private readonly retryBaseMs: number;
   private readonly deadlineMs: number;
+  /** sent with every request: the configured ones, gzip accepted unless they say otherwise */
+  private readonly headers: Record<string, string>;
   /** attempts in flight, swept for their deadline once a second (one timer, not one per request) */
   private readonly inFlight = new Set<Download>();
   private sweeper: NodeJS.Timeout | undefined;
@@ -183,6 +212,7 @@ export class HttpClient {
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.retryBaseMs = opts.retryBaseMs ?? 250;
     this.deadlineMs = opts.deadlineMs ?? 5 * this.timeoutMs;
+    this.headers = { 'accept-encoding': 'gzip', ...opts.headers };
     this.agent = new Agent({ connections: this.concurrency, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, connectTimeout: this.timeoutMs });
   }
 
@@ -253,7 +283,7 @@ export class HttpClient {
   private async once(u: URL, options: RequestOptions, redirects = 0): Promise<HttpResponse> {
     this.stats.requests++;
     const url = u.href;
-    const res = await this.exchange(u, options.headers ? { ...this.opts.headers, ...options.headers } : this.opts.headers, options.maxBytes ?? this.maxBytes);
+    const res = await this.exchange(u, options.headers ? { ...this.headers, ...options.headers } : this.headers, options.maxBytes ?? this.maxBytes);
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
     if (location) {
       if (redirects >= 5) throw new HttpError(url, res.status, `GET ${url}: too many redirects`);
@@ -261,6 +291,7 @@ export class HttpClient {
       return this.once(this.checkAllowed(new URL(location, url).toString()), options, redirects + 1);
     }
     this.stats.bytes += res.body.length;
+    this.stats.wireBytes += res.wireBytes;
     return res;
   }
 

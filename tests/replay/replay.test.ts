@@ -3,11 +3,13 @@
 // from the world's own data files (world.json, bugs.json, …), not from the server's answers.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_WORLD_END, ensureWorld } from '../../lib/replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../../lib/replay/server';
-import { parseFields, selectFields } from '../../lib/replay/http';
+import { acceptsGzip, parseFields, selectFields } from '../../lib/replay/http';
 import { runFiles } from '../../lib/replay/world';
 import type { WorldBugzillaBug, WorldGithubIssue, WorldJiraIssue, WorldManifest, WorldRun } from '../../lib/world/types';
 
@@ -173,6 +175,73 @@ describe('GCS', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(await res.text()).toContain(run.buildId);
+  });
+});
+
+/** A GET with exactly the given headers (fetch would ask for gzip and inflate on its own). */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+describe('gzip', () => {
+  it('reads Accept-Encoding as HTTP does', () => {
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, gzip;q=0.8')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+  });
+
+  it('gzips data.js and prowjobs.js for a client that asks, as Deck does', async () => {
+    const plain = await rawGet(`${server.url}/data.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const p of ['/data.js', '/prowjobs.js']) {
+      const gz = await rawGet(`${server.url}${p}`, { 'accept-encoding': 'gzip' });
+      expect(gz.headers['content-encoding'], p).toBe('gzip');
+      expect(gz.headers.vary).toBe('Accept-Encoding');
+      const body = zlib.gunzipSync(gz.body);
+      if (p === '/data.js') expect(body.equals(plain.body)).toBe(true);
+      expect(gz.body.length).toBeLessThan(body.length / 5);
+    }
+  });
+
+  it('stores the compress_file_types objects gzip-encoded: listed compressed, sent as stored or inflated whole', async () => {
+    const s = await another({ compressFileTypes: ['txt', 'json'] });
+    const run = manifest.runs.find((r) => r.state === 'failure' && r.gathered)!;
+    const { items } = await listAll(s, `${run.gcsPath}/`);
+    const log = items.find((i) => i.name === `${run.gcsPath}/build-log.txt`);
+    const junit = items.find((i) => /junit.*\.xml$/.test(i.name));
+    expect(log.contentEncoding).toBe('gzip');
+    expect(junit.contentEncoding).toBeUndefined();
+    const original = fs.readFileSync(path.join(dir, 'gcs', 'origin-ci-test', log.name));
+
+    const gz = await rawGet(`${s.url}/origin-ci-test/${log.name}`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(String(gz.body.length)).toBe(log.size);
+    expect(Number(log.size)).toBeLessThan(original.length);
+    expect(crypto.createHash('md5').update(gz.body).digest('base64')).toBe(log.md5Hash);
+    expect(zlib.gunzipSync(gz.body).equals(original)).toBe(true);
+
+    // decompressive transcoding: inflated, and whole even when a range is asked for
+    const plain = await rawGet(`${s.url}/origin-ci-test/${log.name}`, { range: 'bytes=0-9' });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['x-goog-stored-content-encoding']).toBe('gzip');
+    expect(plain.body.equals(original)).toBe(true);
+
+    // the JSON API's media download and prowjob.json (rewritten with the server's URL) alike
+    const pj = await rawGet(`${s.url}/storage/v1/b/origin-ci-test/o/${encodeURIComponent(`${run.gcsPath}/prowjob.json`)}?alt=media`, { 'accept-encoding': 'gzip' });
+    expect(JSON.parse(zlib.gunzipSync(pj.body).toString()).status.url).toBe(`${s.url}${run.urlPath}`);
+    const junitBytes = await rawGet(`${s.url}/origin-ci-test/${junit.name}`, { 'accept-encoding': 'gzip' });
+    expect(junitBytes.headers['content-encoding']).toBeUndefined();
+    expect(String(junitBytes.body.length)).toBe(junit.size);
   });
 });
 

@@ -2,6 +2,7 @@
 // retries with backoff on 5xx and dropped connections, no retry on 404, size cap, redirects.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GcsClient } from '../../lib/sources/gcs';
 import { HttpClient, HttpError } from '../../lib/sources/http';
@@ -46,6 +47,20 @@ beforeAll(async () => {
     // one that ignores matchGlob: answers every listing in full
     if (req.url!.startsWith('/storage/v1/b/globblind/o?')) {
       return void res.end('{"items": [{"name": "run/finished.json", "size": "2"}, {"name": "run/artifacts/pods/x.log", "size": "9"}]}');
+    }
+    // gzip as Deck's gziphandler and GCS's stored-gzip objects send it: only to a client that asks
+    if (req.url === '/gz') {
+      const text = 'data.js '.repeat(1000);
+      if (!/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) return void res.end(text);
+      return void res.writeHead(200, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' }).end(zlib.gzipSync(text));
+    }
+    if (req.url === '/gz-bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(10_000_000)));
+    if (req.url === '/gz-not') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end('plain text, not gzip');
+    if (req.url === '/gz-cut') {
+      // no declared length, the stream ends early the first time
+      const gz = zlib.gzipSync('x'.repeat(100_000) + 'end');
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      return void res.end(n === 1 ? gz.subarray(0, gz.length - 20) : gz);
     }
     if (req.url === '/headers') return void res.writeHead(200, [['Link', '<a>; rel="next"'], ['X-Goog-Generation', '17'], ['link', '<b>; rel="last"']]).end('h');
     if (req.url === '/streamed') {
@@ -117,6 +132,33 @@ describe('HttpClient', () => {
     await expect(c.get(`${base}/drip`)).rejects.toThrow(/\/drip: not complete after 300 ms \(\d+ bytes so far\) \(after 2 attempts\)$/);
     expect(c.stats.retries).toBe(1);
     c.close();
+  });
+  it('asks for gzip and inflates what comes gzip-encoded', async () => {
+    const c = client();
+    const res = await c.get(`${base}/gz`);
+    expect(res.body.toString()).toBe('data.js '.repeat(1000));
+    expect(res.wireBytes).toBeLessThan(200);
+    expect(c.stats).toMatchObject({ bytes: 8000, wireBytes: res.wireBytes });
+    // a caller may still ask for the plain body
+    expect((await c.get(`${base}/gz`, { headers: { 'accept-encoding': 'identity' } })).wireBytes).toBe(8000);
+  });
+  it('caps a gzip-encoded body once inflated, without inflating past the cap', async () => {
+    const c = client();
+    const e = (await c.get(`${base}/gz-bomb`, { maxBytes: 1_000_000 }).catch((x) => x)) as HttpError;
+    expect(e.status).toBe(413);
+    expect(e.message).toMatch(/\/gz-bomb: over the 1000000-byte cap once inflated \(\d+ bytes gzip-encoded\)/);
+    expect(c.stats.retries).toBe(0);
+    expect((await c.get(`${base}/gz-bomb`)).body.length).toBe(10_000_000);
+  });
+  it('says a body that claims gzip and is not cannot be inflated, without retrying', async () => {
+    const c = client();
+    await expect(c.get(`${base}/gz-not`)).rejects.toThrow(/\/gz-not: the gzip-encoded body cannot be inflated: /);
+    expect(c.stats.retries).toBe(0);
+  });
+  it('retries a gzip stream cut short', async () => {
+    const c = client();
+    expect((await c.getText(`${base}/gz-cut`)).endsWith('end')).toBe(true);
+    expect(c.stats.retries).toBe(1);
   });
   it('rejects a body that is not JSON with a readable message', async () => {
     await expect(client().getJson(`${base}/flaky-free`)).rejects.toThrow(/is not valid JSON .*"moved"/);
