@@ -56,6 +56,22 @@ describe('Deck', () => {
     }
   });
 
+  it('reads a Deck listing larger than the per-file cap, which is for artifacts', async () => {
+    const server = await replay(dir, { deckWindowHours: 24 * 15 });
+    const db = await fresh();
+    try {
+      const maxFileBytes = 200_000;
+      const dataJs = await fetch(`${server.url}/data.js`).then((r) => r.text());
+      expect(dataJs.length).toBeGreaterThan(maxFileBytes);
+      const s = await ingestPass({ config: configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` }, ingest: { maxFileBytes } }), db });
+      expect(s.source).toBe('data.js');
+      expect(s.runsNew).toBe(finishedBy(PROMOTE, endSec));
+    } finally {
+      await closeDatabase(db);
+      await server.close();
+    }
+  });
+
   it('picks up runs that were pending, after they finish, even once Deck no longer lists them', async () => {
     const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
     // a moment about a day before the end when a run of the job was still going
