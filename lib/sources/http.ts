@@ -185,6 +185,15 @@ function gunzipCapped(url: string, body: Buffer, maxBytes: number): Promise<Buff
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
+/** A Retry-After header (seconds, or an HTTP date) as milliseconds from now; 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number {
+  if (!value) return 0;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? 0 : Math.max(0, at - now);
+}
+
 export class HttpClient {
   /** bytes: bodies as read (inflated); wireBytes: as received */
   readonly stats = { requests: 0, retries: 0, bytes: 0, wireBytes: 0, failures: 0 };
@@ -256,19 +265,23 @@ export class HttpClient {
   async get(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const target = this.checkAllowed(url);
     let lastError: HttpError | undefined;
+    /** what the last answer's Retry-After asked for (ms), bounded by the timeout */
+    let askedWait = 0;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
       if (attempt > 0) {
         this.stats.retries++;
         const delay = this.retryBaseMs * 2 ** (attempt - 1);
-        await new Promise((r) => setTimeout(r, delay / 2 + Math.random() * delay));
+        await new Promise((r) => setTimeout(r, Math.max(askedWait, delay / 2 + Math.random() * delay)));
       }
       let err: HttpError;
       try {
         const res = await this.slot(() => this.once(target, options));
         if (res.status < 400 || options.accept?.includes(res.status)) return res;
         err = new HttpError(url, res.status, `GET ${url}: HTTP ${res.status}`, RETRYABLE.has(res.status));
+        askedWait = Math.min(this.timeoutMs, retryAfterMs(res.headers.get('retry-after')));
       } catch (e) {
         err = e instanceof HttpError ? e : new HttpError(url, 0, `GET ${url}: ${(e as Error).message}`, true);
+        askedWait = 0;
       }
       if (!err.retryable) {
         this.stats.failures++;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GcsClient } from '../../lib/sources/gcs';
-import { HttpClient, HttpError } from '../../lib/sources/http';
+import { HttpClient, HttpError, retryAfterMs } from '../../lib/sources/http';
 
 let server: http.Server;
 let base: string;
@@ -18,6 +18,8 @@ beforeAll(async () => {
     hits.set(req.url!, n);
     if (req.url === '/flaky' && n <= 2) return void res.writeHead(503).end('busy');
     if (req.url === '/flaky') return void res.end('ok');
+    if (req.url === '/busy' && n === 1) return void res.writeHead(429, { 'retry-after': '1' }).end('slow down');
+    if (req.url === '/busy') return void res.end('ok');
     if (req.url === '/missing') return void res.writeHead(404).end('no');
     if (req.url === '/big') return void res.end(Buffer.alloc(5000));
     if (req.url === '/cut' && n === 1) {
@@ -89,6 +91,19 @@ describe('HttpClient', () => {
     const c = client();
     expect(await c.getText(`${base}/flaky`)).toBe('ok');
     expect(c.stats.retries).toBe(2);
+  });
+  it('waits as long as Retry-After asks before retrying, within the timeout', async () => {
+    const c = client();
+    const t0 = Date.now();
+    expect(await c.getText(`${base}/busy`)).toBe('ok');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+    expect(c.stats.retries).toBe(1);
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBe(0);
+    expect(retryAfterMs(null, now)).toBe(0);
   });
   it('does not retry a 404 and says what failed', async () => {
     const c = client();
