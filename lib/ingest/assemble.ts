@@ -33,8 +33,11 @@ export interface RunRecord {
   fingerprint: string;
 }
 
-/** A file of the run: its bytes, or why it could not be downloaded. */
-export type RunFile = { path: string; bytes: Buffer } | { path: string; error: string };
+/**
+ * A file of the run: its bytes, or why it could not be downloaded. `overCap`: it is larger than the
+ * size cap (a gzip-encoded object is listed at its compressed size): reading it again gives the same.
+ */
+export type RunFile = { path: string; bytes: Buffer } | { path: string; error: string; overCap?: boolean };
 
 export interface ListedObject {
   /** path relative to the run folder */
@@ -230,7 +233,7 @@ export function assembleRun(
   const promote = logs.find((l) => l.promote)?.promote;
 
   const installFailure = installSteps ? { steps: installSteps } : logInstall ? { steps: [logInstall.step], message: logInstall.message } : undefined;
-  const incomplete = files.some((f) => 'error' in f);
+  const incomplete = files.some((f) => 'error' in f && !f.overCap);
   // One object shape for every run (V8 recompiled this function for each new one); what is left
   // undefined is not stored (JSON drops it). storeBatch sets readAttempts.
   const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined };

@@ -3,7 +3,7 @@ import { allowedHosts, type Config } from '../config';
 import { gcsLocationFromUrl } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
-import { HttpClient } from '../sources/http';
+import { HttpClient, HttpError } from '../sources/http';
 import { runFilesGlob, selectFiles, type ListedObject, type RunFile } from './assemble';
 import type { FetchedRun } from './runReader';
 
@@ -54,7 +54,7 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
       try {
         return { path: o.path, bytes: await gcs.download(loc.bucket, prefix + o.path, { maxBytes: maxFileBytes }) };
       } catch (e) {
-        return { path: o.path, error: (e as Error).message };
+        return { path: o.path, error: (e as Error).message, overCap: e instanceof HttpError && e.status === 413 };
       }
     }),
   );

@@ -16,7 +16,7 @@ export interface WireFetched {
   bytes: ArrayBuffer;
 }
 
-type FileMeta = { path: string; size: number } | { path: string; error: string };
+type FileMeta = { path: string; size: number } | { path: string; error: string; overCap?: boolean };
 
 export function packFetched(runs: { id: number; fetched: FetchedRun }[]): WireFetched {
   let size = 0;

@@ -53,3 +53,28 @@ it('stores from gzip-encoded build logs and JSON exactly what it stores from pla
     await closeDatabase(plain);
   }
 });
+
+it('records a file that is over the size cap once inflated as a parse error, and does not read its run again', async () => {
+  const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
+  // build logs of this job: listed at a few KB compressed, tens of KB inflated
+  const maxFileBytes = 40_000;
+  const other = await freshDatabase('sqlite');
+  const d = await open(other);
+  try {
+    const config = configFor(world.dir, server.url, { prow: { url: server.url, jobs: `^${job}$` }, ingest: { maxFileBytes } });
+    const first = await ingestPass({ config, db: d });
+    expect(first.runsNew).toBeGreaterThan(0);
+    const capped = await d.all<{ message: string }>("SELECT message FROM parse_error WHERE file = 'build-log.txt'");
+    expect(capped.length).toBeGreaterThan(0);
+    for (const p of capped) expect(p.message).toMatch(/^download failed: GET .*\/build-log\.txt: over the 40000-byte cap once inflated \(\d+ bytes gzip-encoded\)$/);
+    // the run is stored as read, not as missing a file: a later pass leaves it alone
+    expect(await d.all(`SELECT build_id FROM run WHERE meta LIKE '%"incomplete":true%'`)).toEqual([]);
+    // time passing, as far as ingest can tell: stored an hour ago
+    await d.run('UPDATE run SET ingested_at = ingested_at - 3600');
+    const later = await ingestPass({ config, db: d });
+    expect(later.runsNew + later.runsUpdated).toBe(0);
+  } finally {
+    await closeDatabase(d);
+    await other.drop();
+  }
+});
