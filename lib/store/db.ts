@@ -1,6 +1,7 @@
 // The database connection: SQLite (embedded default) or PostgreSQL, chosen by DATABASE_URL.
 // Hot paths and aggregates use the driver directly through this small dialect layer; Prisma is the
 // schema, the migrations and the client for ordinary reads and writes (lib/store/prisma.ts).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -22,6 +23,11 @@ export interface Sql {
   exec(script: string): Promise<void>;
   /** Runs fn in one transaction; nested calls join the outer one. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: `sql` as a named prepared statement, parsed and planned once per connection (for
+   * the bulk inserts' fixed texts; never for texts built per call). A parameter may be an array.
+   */
+  prepared?<T>(sql: string, params: (Param | Param[])[]): Promise<T[]>;
 }
 
 export interface Database extends Sql {
@@ -154,6 +160,9 @@ class SqliteDb implements Database {
   }
 }
 
+/** prepared statements' names, by text: the same text has the same name on every connection */
+const statementNames = new Map<string, string>();
+
 class PgConn implements Sql {
   readonly dialect = 'postgres' as const;
   constructor(private client: Pool | PoolClient, private inTx: boolean) {}
@@ -174,6 +183,12 @@ class PgConn implements Sql {
   }
   async exec(script: string): Promise<void> {
     await this.client.query(script);
+  }
+  async prepared<T>(sql: string, params: (Param | Param[])[]): Promise<T[]> {
+    let name = statementNames.get(sql);
+    if (!name) statementNames.set(sql, (name = `buildcop_${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 16)}`));
+    const r = await this.client.query({ name, text: toPgPlaceholders(sql), values: params });
+    return r.rows as T[];
   }
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.inTx) return fn(this);

@@ -55,8 +55,6 @@ const RUN_COLUMNS = ['job_id', 'build_id', 'state', 'started', 'finished', 'url'
   'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'];
 const RUN_TUPLE = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
 const RUN_INSERT = `INSERT INTO run (${RUN_COLUMNS.join(', ')}) VALUES`;
-/** runs per INSERT statement (21 parameters each) */
-const RUN_CHUNK = 200;
 
 /** A run's row: its counts and references. */
 function runRow(rec: RunRecord, jobId: number, testSetId: number | null, now: number): Param[] {
@@ -107,15 +105,11 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   // earlier version's outcomes and parse errors go with it (ON DELETE CASCADE).
   const runIds: (number | undefined)[] = new Array(runs.length);
   const fresh = runs.flatMap((r, i) => (r.replace ? [] : [i]));
-  for (let c = 0; c < fresh.length; c += RUN_CHUNK) {
-    const chunk = fresh.slice(c, c + RUN_CHUNK);
-    const inserted = await sql.all<{ id: number; job_id: number; build_id: string }>(
-      `${RUN_INSERT} ${chunk.map(() => RUN_TUPLE).join(', ')} ON CONFLICT (job_id, build_id) DO NOTHING RETURNING id, job_id, build_id`,
-      chunk.flatMap((i) => rows[i]),
-    );
-    const byKey = new Map(inserted.map((r) => [`${r.job_id}/${r.build_id}`, r.id]));
-    for (const i of chunk) runIds[i] = byKey.get(`${rows[i][0]}/${rows[i][1]}`);
-  }
+  const inserted = await insertMany<{ id: number; job_id: number; build_id: string }>(
+    sql, 'run', RUN_COLUMNS, fresh.map((i) => rows[i]), 'ON CONFLICT (job_id, build_id) DO NOTHING', 'id, job_id, build_id',
+  );
+  const byKey = new Map(inserted.map((r) => [`${r.job_id}/${r.build_id}`, r.id]));
+  for (const i of fresh) runIds[i] = byKey.get(`${rows[i][0]}/${rows[i][1]}`);
   for (let i = 0; i < runs.length; i++) {
     if (runIds[i] !== undefined) continue;
     await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
