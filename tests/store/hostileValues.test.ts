@@ -39,6 +39,16 @@ describeEachDatabase('hostile values', (kind) => {
     await db.run('DELETE FROM kv');
   });
 
+  it('bulk inserts keep strings that mean something in an array literal, and return the rows inserted', async () => {
+    // on PostgreSQL each column goes as one array: quotes, backslashes, braces, commas, the word NULL
+    const values = ['"quoted"', 'back\\slash\\', '{a,b}', 'x, y', 'NULL', '', '  spaced  ', 'line\nbreak\ttab', '🦀 ünïcode', "it's"];
+    const rows = values.map((v, i) => [`k${String(i).padStart(2, '0')}`, v]);
+    const inserted = await insertMany<{ key: string }>(db, 'kv', ['key', 'value'], [...rows, ['k00', 'a duplicate key']], 'ON CONFLICT (key) DO NOTHING', 'key');
+    expect(inserted.map((r) => r.key).sort()).toEqual(rows.map((r) => r[0]));
+    expect(await db.all('SELECT key, value FROM kv ORDER BY key')).toEqual(rows.map(([key, value]) => ({ key, value })));
+    await db.run('DELETE FROM kv');
+  });
+
   it('a run from Deck whose job, URL and refs hold NUL is stored, not kept pending', async () => {
     // openshift-tests' output as a build log: Go-quoted names (a NUL written \x00), raw failure text
     const log = Buffer.from('started: (0/1/1) "a test\\x00 name"\n\nfail [github.com/x/y.go:12]: boom\u0000\nfailed: (1s) 2026-11-19T04:38:22 "a test\\x00 name"\n');
