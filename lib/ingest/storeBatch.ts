@@ -32,6 +32,10 @@ export interface StoredRun {
   message?: string;
 }
 
+// A run committed but lost in a crash of the database server is read again by the next pass, as
+// one never stored: its commit need not wait for the disk (on PostgreSQL; see TxOptions).
+const LAZY = { lazyCommit: true };
+
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
 async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   const out: StoredRun[] = [];
@@ -58,7 +62,7 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
 /** Stores the runs, in order. Throws only when the database cannot be written at all. */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   try {
-    return await db.tx((sql) => storeAll(sql, catalog, items, now));
+    return await db.tx((sql) => storeAll(sql, catalog, items, now), LAZY);
   } catch {
     // Rolled back: ids the catalog learnt in the batch may not exist. One by one now.
     await catalog.reload(db);
@@ -66,7 +70,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
   const out: StoredRun[] = [];
   for (const item of items) {
     try {
-      out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now))));
+      out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now), LAZY)));
     } catch (e) {
       await catalog.reload(db);
       const message = `storing failed: ${(e as Error).message}`;

@@ -22,12 +22,21 @@ export interface Sql {
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
   /** Runs fn in one transaction; nested calls join the outer one. */
-  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  tx<T>(fn: (sql: Sql) => Promise<T>, opts?: TxOptions): Promise<T>;
   /**
    * PostgreSQL only: `sql` as a named prepared statement, parsed and planned once per connection (for
    * the bulk inserts' fixed texts; never for texts built per call). A parameter may be an array.
    */
   prepared?<T>(sql: string, params: (Param | Param[])[]): Promise<T[]>;
+}
+
+export interface TxOptions {
+  /**
+   * PostgreSQL: COMMIT returns before the WAL reaches the disk (synchronous_commit off, this
+   * transaction only). A server crash may then lose the last fraction of a second of commits, never
+   * consistency: for writes that are read again when missing (ingest re-reads a run it has not stored).
+   */
+  lazyCommit?: boolean;
 }
 
 export interface Database extends Sql {
@@ -137,6 +146,7 @@ class SqliteDb implements Database {
     this.sqlite.exec(script);
   }
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    // lazyCommit: SQLite in WAL mode with synchronous = NORMAL commits without a sync already
     if (this.depth > 0) return fn(this);
     // BEGIN IMMEDIATE takes the write lock up front so concurrent writers wait (busy_timeout)
     // instead of failing half-way. The callback may await, but only on this connection.
@@ -190,11 +200,12 @@ class PgConn implements Sql {
     const r = await this.client.query({ name, text: toPgPlaceholders(sql), values: params });
     return r.rows as T[];
   }
-  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (sql: Sql) => Promise<T>, opts?: TxOptions): Promise<T> {
     if (this.inTx) return fn(this);
     const client = await (this.client as Pool).connect();
     try {
-      await client.query('BEGIN');
+      // one round trip either way
+      await client.query(opts?.lazyCommit ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
       const result = await fn(new PgConn(client, true));
       await client.query('COMMIT');
       return result;

@@ -1,10 +1,10 @@
 // The schema: both engines' files generated from one source and up to date, migrations applied on
 // first use (twice is a no-op), the same tables and columns on SQLite and PostgreSQL, test sets
-// round-trip.
+// round-trip; transactions.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dialectOf } from '../../lib/store/db';
+import { dialectOf, type Sql } from '../../lib/store/db';
 import { migrate } from '../../lib/store/migrate';
 import { decodeTestSet, encodeTestSet } from '../../lib/store/testSets';
 import { closeDatabase, describeEachDatabase, freshDatabase, open } from '../helpers/databases';
@@ -63,5 +63,25 @@ describeEachDatabase('migrations', (kind) => {
       ['_prisma_migrations', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'run', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
     );
     if (kind === 'postgres') expect(got).toEqual(await columns('sqlite'));
+  });
+});
+
+describeEachDatabase('transactions', (kind) => {
+  it('a lazy-commit transaction commits, and on PostgreSQL only it skips waiting for the disk', async () => {
+    const t = await freshDatabase(kind);
+    const db = await open(t);
+    try {
+      const setting = (sql: Sql) => (kind === 'postgres' ? sql.get<{ synchronous_commit: string }>('SHOW synchronous_commit').then((r) => r!.synchronous_commit) : Promise.resolve('n/a'));
+      const inLazy = await db.tx(async (sql) => {
+        await sql.run('INSERT INTO kv (key, value) VALUES (?, ?)', ['lazy', '1']);
+        return setting(sql);
+      }, { lazyCommit: true });
+      const inPlain = await db.tx((sql) => setting(sql));
+      expect([inLazy, inPlain]).toEqual(kind === 'postgres' ? ['off', 'on'] : ['n/a', 'n/a']);
+      expect(await db.get('SELECT value FROM kv WHERE key = ?', ['lazy'])).toEqual({ value: '1' });
+    } finally {
+      await closeDatabase(db);
+      await t.drop();
+    }
   });
 });
