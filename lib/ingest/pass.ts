@@ -26,6 +26,8 @@ export interface PassSummary {
   testResults: number;
   parseErrors: number;
   seconds: number;
+  /** bytes received from every source (gzip-encoded ones as received) */
+  downloadedBytes: number;
   source: string;
   /** where runs were parsed and their failures clustered */
   parsedOn: string;
@@ -81,7 +83,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, source: '', parsedOn: '', warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', warnings: [] };
+  const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
   try {
@@ -186,6 +189,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     }
     summary.runsPending = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n;
     summary.seconds = (performance.now() - t0) / 1000;
+    summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'ok');
     return summary;
   } catch (e) {
@@ -202,6 +206,6 @@ export function formatSummary(s: PassSummary): string {
   return (
     `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
     (s.runsFailed ? `, ${n(s.runsFailed)} failed (retried next pass)` : '') +
-    `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${s.seconds.toFixed(1)} s`
+    `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${(s.downloadedBytes / 1e6).toFixed(1)} MB downloaded; ${s.seconds.toFixed(1)} s`
   );
 }

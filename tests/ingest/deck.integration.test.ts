@@ -203,7 +203,7 @@ describe('the ingest command', () => {
         child.on('exit', (status: number | null) => resolve({ status, stdout }));
       });
       expect(r.status).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^ingest: ${finishedBy(PROMOTE, endSec)} runs new, 0 updated, 0 pending; [\\d,]+ test results, 0 parse errors; [\\d.]+ s\\n$`));
+      expect(r.stdout).toMatch(new RegExp(`^ingest: ${finishedBy(PROMOTE, endSec)} runs new, 0 updated, 0 pending; [\\d,]+ test results, 0 parse errors; [\\d.]+ MB downloaded; [\\d.]+ s\\n$`));
     } finally {
       await server.close();
     }

@@ -78,3 +78,26 @@ it('records a file that is over the size cap once inflated as a parse error, and
     await other.drop();
   }
 });
+
+it('downloads a fraction of the bytes, and says so in the pass summary', async () => {
+  const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
+  const plainServer = await replay(world.dir, { gcsPageSize: 1000 });
+  const downloaded: number[] = [];
+  try {
+    for (const s of [plainServer, server]) {
+      const t = await freshDatabase('sqlite');
+      const d = await open(t);
+      try {
+        const summary = await ingestPass({ config: configFor(world.dir, s.url, { prow: { url: s.url, jobs: `^${job}$` } }), db: d });
+        expect(summary.runsNew).toBeGreaterThan(0);
+        downloaded.push(summary.downloadedBytes);
+      } finally {
+        await closeDatabase(d);
+        await t.drop();
+      }
+    }
+  } finally {
+    await plainServer.close();
+  }
+  expect(downloaded[1]).toBeLessThan(downloaded[0] / 2);
+});
