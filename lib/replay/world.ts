@@ -96,16 +96,16 @@ export function loadWorld(dir: string, opts: LoadOptions = {}): LoadedWorld {
   };
 }
 
-/**
- * An object's bytes as served by a server at `baseUrl` (placeholder replaced), kept in memory up to
- * a budget: GCS costs its clients no CPU, so the stand-in should not spend a core re-reading files
- * (an open, fstat, read and close per download) while an ingest on the same machine is measured.
- */
 const gzip = promisify(zlib.gzip);
 /** objects with the same bytes on disk (gathered files share blobs) are read, and gzipped, once */
 const cacheKey = (o: IndexedObject) => (o.rewrite ? `${o.bucket}/${o.name}` : o.file);
 const md5Of = (data: Buffer) => crypto.createHash('md5').update(data).digest('base64');
 
+/**
+ * An object's bytes as served by a server at `baseUrl` (placeholder replaced), kept in memory up to
+ * a budget: GCS costs its clients no CPU, so the stand-in should not spend a core re-reading files
+ * (an open, fstat, read and close per download) while an ingest on the same machine is measured.
+ */
 export class ObjectBytes {
   private readonly cache = new Map<string, { data: Buffer; md5: string }>();
   private cachedBytes = 0;

@@ -166,9 +166,9 @@ class Download {
 const isGzip = (encoding: string | null): boolean => encoding !== null && /^\s*(x-)?gzip\s*$/i.test(encoding);
 
 /**
- * A gzip body (Deck gzips data.js when asked; GCS serves objects stored gzip-encoded, as Prow's
- * compress_file_types uploads build logs and JSON, as they are stored when asked) inflated on
- * libuv's thread pool, never past the cap: a small body can inflate a thousandfold.
+ * A gzip-encoded body, inflated on libuv's thread pool and never past the cap (a small body can
+ * inflate a thousandfold). Deck gzips data.js for a client that asks; GCS sends an object stored
+ * gzip-encoded (Prow's compress_file_types stores build logs and JSON so) as stored to such a client.
  */
 function gunzipCapped(url: string, body: Buffer, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
