@@ -152,8 +152,12 @@ class Download {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     if (Number.isFinite(this.declared) && body.length !== this.declared) {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
-    } else if (isGzip(this.headers.get('content-encoding'))) {
-      gunzipCapped(this.url, body, this.maxBytes).then((plain) => this.resolve({ status: this.status, headers: this.headers, body: plain, url: this.url, wireBytes: body.length }), this.reject);
+    } else if (body.length > 0 && isGzip(this.headers.get('content-encoding'))) {
+      gunzipCapped(this.url, body, this.maxBytes).then(
+        (plain) => this.resolve({ status: this.status, headers: this.headers, body: plain, url: this.url, wireBytes: body.length }),
+        // a redirect's or an error's body is not what the caller reads: its status is
+        (e: Error) => (this.status >= 300 ? this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length }) : this.reject(e)),
+      );
     } else this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length });
   }
 

@@ -57,6 +57,8 @@ beforeAll(async () => {
       return void res.writeHead(200, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' }).end(zlib.gzipSync(text));
     }
     if (req.url === '/gz-bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(10_000_000)));
+    if (req.url === '/gz-moved') return void res.writeHead(302, { location: '/gz', 'content-encoding': 'gzip' }).end();
+    if (req.url === '/gz-gone') return void res.writeHead(404, { 'content-encoding': 'gzip' }).end('not gzip');
     if (req.url === '/gz-not') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end('plain text, not gzip');
     if (req.url === '/gz-cut') {
       // no declared length, the stream ends early the first time
@@ -169,6 +171,10 @@ describe('HttpClient', () => {
     const c = client();
     await expect(c.get(`${base}/gz-not`)).rejects.toThrow(/\/gz-not: the gzip-encoded body cannot be inflated: /);
     expect(c.stats.retries).toBe(0);
+  });
+  it('follows a redirect that claims gzip with no body, and reports the status of an error whose body is not gzip', async () => {
+    expect((await client().getText(`${base}/gz-moved`)).startsWith('data.js ')).toBe(true);
+    await expect(client().get(`${base}/gz-gone`)).rejects.toThrow(/\/gz-gone: HTTP 404$/);
   });
   it('retries a gzip stream cut short', async () => {
     const c = client();
