@@ -152,13 +152,18 @@ class Download {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     if (Number.isFinite(this.declared) && body.length !== this.declared) {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
-    } else if (body.length > 0 && isGzip(this.headers.get('content-encoding'))) {
-      gunzipCapped(this.url, body, this.maxBytes).then(
+    } else {
+      const encoding = (this.headers.get('content-encoding') ?? '').trim().toLowerCase();
+      if (body.length === 0 || encoding === '' || encoding === 'identity') {
+        this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length });
+        return;
+      }
+      decodeCapped(this.url, encoding, body, this.maxBytes).then(
         (plain) => this.resolve({ status: this.status, headers: this.headers, body: plain, url: this.url, wireBytes: body.length }),
         // a redirect's or an error's body is not what the caller reads: its status is
         (e: Error) => (this.status >= 300 ? this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length }) : this.reject(e)),
       );
-    } else this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length });
+    }
   }
 
   onError(e: Error): void {
@@ -167,22 +172,27 @@ class Download {
   }
 }
 
-const isGzip = (encoding: string | null): boolean => encoding !== null && /^\s*(x-)?gzip\s*$/i.test(encoding);
+type Inflate = (body: Buffer, opts: zlib.ZlibOptions & zlib.BrotliOptions, done: (e: Error | null, plain: Buffer) => void) => void;
+
+/** The content codings a body may come in: gzip is asked for; the others are read when a server sends them anyway. */
+const DECODERS: Record<string, Inflate> = { gzip: zlib.gunzip, 'x-gzip': zlib.gunzip, deflate: zlib.inflate, br: zlib.brotliDecompress };
 
 /**
- * A gzip-encoded body, inflated on libuv's thread pool and never past the cap (a small body can
- * inflate a thousandfold). Deck gzips data.js for a client that asks; GCS sends an object stored
- * gzip-encoded (Prow's compress_file_types stores build logs and JSON so) as stored to such a client.
+ * An encoded body, inflated on libuv's thread pool and never past the cap (a small body can inflate
+ * a thousandfold). Deck gzips data.js for a client that asks; GCS sends an object stored gzip-encoded
+ * (Prow's compress_file_types stores build logs and JSON so) as stored to such a client.
  */
-function gunzipCapped(url: string, body: Buffer, maxBytes: number): Promise<Buffer> {
+function decodeCapped(url: string, encoding: string, body: Buffer, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    zlib.gunzip(body, { maxOutputLength: maxBytes }, (e, plain) => {
+    const decode = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
+    if (!decode) return reject(new HttpError(url, 0, `GET ${url}: the body is in a content coding buildcop cannot read: ${JSON.stringify(encoding.slice(0, 100))}`));
+    decode(body, { maxOutputLength: maxBytes }, (e, plain) => {
       if (!e) return resolve(plain);
       const code = (e as Error & { code?: string }).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') reject(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap once inflated (${body.length} bytes gzip-encoded)`));
+      if (code === 'ERR_BUFFER_TOO_LARGE') reject(new HttpError(url, 413, `GET ${url}: over the ${maxBytes}-byte cap once inflated (${body.length} bytes ${encoding}-encoded)`));
       // cut short (a connection that ended early without a declared length) is worth another try; a
-      // body that is not gzip at all is not
-      else reject(new HttpError(url, 0, `GET ${url}: the gzip-encoded body cannot be inflated: ${e.message}`, code === 'Z_BUF_ERROR'));
+      // body that is not in its coding at all is not
+      else reject(new HttpError(url, 0, `GET ${url}: the ${encoding}-encoded body cannot be inflated: ${e.message}`, code === 'Z_BUF_ERROR'));
     });
   });
 }

@@ -59,6 +59,9 @@ beforeAll(async () => {
     if (req.url === '/gz-bomb') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(10_000_000)));
     if (req.url === '/gz-moved') return void res.writeHead(302, { location: '/gz', 'content-encoding': 'gzip' }).end();
     if (req.url === '/gz-gone') return void res.writeHead(404, { 'content-encoding': 'gzip' }).end('not gzip');
+    if (req.url === '/br') return void res.writeHead(200, { 'content-encoding': 'br' }).end(zlib.brotliCompressSync('brotli anyway'));
+    if (req.url === '/deflate') return void res.writeHead(200, { 'content-encoding': 'deflate' }).end(zlib.deflateSync('deflate anyway'));
+    if (req.url === '/zstd') return void res.writeHead(200, { 'content-encoding': 'zstd' }).end('(zstd bytes)');
     if (req.url === '/gz-not') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end('plain text, not gzip');
     if (req.url === '/gz-cut') {
       // no declared length, the stream ends early the first time
@@ -175,6 +178,11 @@ describe('HttpClient', () => {
   it('follows a redirect that claims gzip with no body, and reports the status of an error whose body is not gzip', async () => {
     expect((await client().getText(`${base}/gz-moved`)).startsWith('data.js ')).toBe(true);
     await expect(client().get(`${base}/gz-gone`)).rejects.toThrow(/\/gz-gone: HTTP 404$/);
+  });
+  it('reads deflate and brotli sent without being asked for, and says what it cannot read', async () => {
+    expect(await client().getText(`${base}/br`)).toBe('brotli anyway');
+    expect(await client().getText(`${base}/deflate`)).toBe('deflate anyway');
+    await expect(client().get(`${base}/zstd`)).rejects.toThrow(/\/zstd: the body is in a content coding buildcop cannot read: "zstd"$/);
   });
   it('retries a gzip stream cut short', async () => {
     const c = client();
