@@ -88,9 +88,16 @@ export function runFilesGlob(prefix: string): string | undefined {
 }
 
 export function fingerprint(objects: ListedObject[], state: string): string {
-  const h = crypto.createHash('sha1').update(state);
-  for (const o of [...objects].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`\n${o.path}\t${o.version}\t${o.size}`);
-  return h.digest('hex');
+  let text = state;
+  for (const o of [...objects].sort((a, b) => (a.path < b.path ? -1 : 1))) text += `\n${o.path}\t${o.version}\t${o.size}`;
+  // one-shot: a Hash object per run cost more than the hashing
+  return crypto.hash('sha1', text, 'hex');
+}
+
+/** Whether a junit gave a failure without text (the build log's is then read for it): a loop, not a closure per case. */
+function failureWithoutText(junits: { cases: RawCase[] }[]): boolean {
+  for (const j of junits) for (let i = 0; i < j.cases.length; i++) if (j.cases[i].result === 'failed' && !j.cases[i].message) return true;
+  return false;
 }
 
 function jsonOf<T>(file: RunFile | undefined, parse: (text: string) => T, problems: ParseProblem[]): T | undefined {
@@ -206,7 +213,7 @@ export function assembleRun(
   // What of the logs is needed (see combineResults): where no sound e2e junit lists the results, every
   // line; else only the text of failures the junit gave none, and otherwise just the promotion line.
   const sound = soundE2eJunit(junits);
-  const needLines = !sound || junits.some((j) => j.cases.some((c) => c.result === 'failed' && !c.message));
+  const needLines = !sound || failureWithoutText(junits);
   const logs: BuildLogResult[] = [];
   for (const f of files) {
     if (!('bytes' in f) || !f.path.endsWith('build-log.txt')) continue;
