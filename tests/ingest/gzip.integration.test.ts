@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
-import type { Database } from '../../lib/store/db';
+import { openDatabase, type Database } from '../../lib/store/db';
 import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, worldDatabaseUrl, type Truth } from '../helpers/world';
-import { openDatabase } from '../../lib/store/db';
 
 /** OpenShift CI's gcs_configuration.compress_file_types */
 const OPENSHIFT_COMPRESS_FILE_TYPES = ['txt', 'log', 'json', 'tar', 'html', 'yaml'];
+/** one job, for the tests that need a few runs only */
+const JOB = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
 
 let world: { dir: string; truth: Truth };
 let server: ReplayServer;
@@ -55,13 +56,12 @@ it('stores from gzip-encoded build logs and JSON exactly what it stores from pla
 });
 
 it('records a file that is over the size cap once inflated as a parse error, and does not read its run again', async () => {
-  const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
   // build logs of this job: listed at a few KB compressed, tens of KB inflated
   const maxFileBytes = 40_000;
   const other = await freshDatabase('sqlite');
   const d = await open(other);
   try {
-    const config = configFor(world.dir, server.url, { prow: { url: server.url, jobs: `^${job}$` }, ingest: { maxFileBytes } });
+    const config = configFor(world.dir, server.url, { prow: { url: server.url, jobs: `^${JOB}$` }, ingest: { maxFileBytes } });
     const first = await ingestPass({ config, db: d });
     expect(first.runsNew).toBeGreaterThan(0);
     const capped = await d.all<{ message: string }>("SELECT message FROM parse_error WHERE file = 'build-log.txt'");
@@ -80,7 +80,6 @@ it('records a file that is over the size cap once inflated as a parse error, and
 });
 
 it('downloads a fraction of the bytes, and says so in the pass summary', async () => {
-  const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
   const plainServer = await replay(world.dir, { gcsPageSize: 1000 });
   const downloaded: number[] = [];
   try {
@@ -88,7 +87,7 @@ it('downloads a fraction of the bytes, and says so in the pass summary', async (
       const t = await freshDatabase('sqlite');
       const d = await open(t);
       try {
-        const summary = await ingestPass({ config: configFor(world.dir, s.url, { prow: { url: s.url, jobs: `^${job}$` } }), db: d });
+        const summary = await ingestPass({ config: configFor(world.dir, s.url, { prow: { url: s.url, jobs: `^${JOB}$` } }), db: d });
         expect(summary.runsNew).toBeGreaterThan(0);
         downloaded.push(summary.downloadedBytes);
       } finally {
