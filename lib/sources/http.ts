@@ -154,16 +154,17 @@ class Download {
       this.reject(new HttpError(this.url, 0, `GET ${this.url}: truncated download (${body.length} of ${this.declared} bytes)`, true));
     } else {
       const encoding = (this.headers.get('content-encoding') ?? '').trim().toLowerCase();
-      if (body.length === 0 || encoding === '' || encoding === 'identity') {
-        this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length });
-        return;
-      }
+      if (body.length === 0 || encoding === '' || encoding === 'identity') return this.respond(body, body.length);
       decodeCapped(this.url, encoding, body, this.maxBytes).then(
-        (plain) => this.resolve({ status: this.status, headers: this.headers, body: plain, url: this.url, wireBytes: body.length }),
+        (plain) => this.respond(plain, body.length),
         // a redirect's or an error's body is not what the caller reads: its status is
-        (e: Error) => (this.status >= 300 ? this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes: body.length }) : this.reject(e)),
+        (e: Error) => (this.status >= 300 ? this.respond(body, body.length) : this.reject(e)),
       );
     }
+  }
+
+  private respond(body: Buffer, wireBytes: number): void {
+    this.resolve({ status: this.status, headers: this.headers, body, url: this.url, wireBytes });
   }
 
   onError(e: Error): void {

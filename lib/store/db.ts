@@ -196,7 +196,7 @@ class PgConn implements Sql {
   }
   async prepared<T>(sql: string, params: (Param | Param[])[]): Promise<T[]> {
     let name = statementNames.get(sql);
-    if (!name) statementNames.set(sql, (name = `buildcop_${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 16)}`));
+    if (!name) statementNames.set(sql, (name = `buildcop_${crypto.hash('sha1', sql, 'hex').slice(0, 16)}`));
     const r = await this.client.query({ name, text: toPgPlaceholders(sql), values: params });
     return r.rows as T[];
   }
