@@ -1,5 +1,6 @@
 // Jobs: the list with pass rates, and one job's daily pass rate, recent runs and most failing tests.
 import type { Database } from '../store/db';
+import { pendingRunsOf } from '../store/pending';
 import { hotlist, type HotlistItem } from './hotlist';
 import { escapeRegex, loadJobs } from './windowData';
 import { day, iso, NotFoundError, parseAt, parseWindow, WINDOWS, type WindowName } from './window';
@@ -74,10 +75,7 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery) {
     if (r.state in e) (e as unknown as Record<string, number>)[r.state]++;
   }
   const top = await hotlist(db, { window: q.window, at: q.at, job: `^${escapeRegex(name)}$`, limit: 20 });
-  const pending = await db.all<{ build_id: string; state: string; started: number; url: string }>(
-    'SELECT build_id, state, started, url FROM pending_run WHERE job = ? ORDER BY started DESC',
-    [name],
-  );
+  const pending = await pendingRunsOf(db, name);
   const success = runs.filter((r) => r.state === 'success').length;
   return {
     name: job.name,
@@ -93,7 +91,7 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery) {
       durationSeconds: r.finished ? r.finished - r.started : null, url: r.url, pull: r.pull, commit: r.commit_sha, payload: r.payload,
       passed: r.passed, failed: r.failed, flaked: r.flaked, skipped: r.skipped, installFailed: r.install_failed === 1, parseErrors: r.parse_errors,
     })),
-    pending: pending.map((p) => ({ buildId: p.build_id, state: p.state, started: iso(p.started), url: p.url })),
+    pending: pending.map((p) => ({ buildId: p.buildId, state: p.state, started: iso(p.started), url: p.url, lastError: p.lastError, listed: p.listed, lastListed: iso(p.lastListed) })),
     topTests: top.items.map((i: HotlistItem) => ({ test: i.test, id: i.id, failedRuns: i.failedRuns, flakedRuns: i.flakedRuns, runs: i.runs, classification: i.classification })),
   };
 }

@@ -4,6 +4,7 @@
 // The CLI (`buildcop promotion`), /api/promotion, the /promotion page and the home banner call this.
 import type { Config } from '../config';
 import type { Database } from '../store/db';
+import { pendingRunsOf } from '../store/pending';
 import type { BugRef } from './bugRefs';
 import { decideGate, gateTimeline, jobStateAt, matchJobEntries, type GateRun, type TimelineSegment } from './promotionRules';
 import { blockingJobsOf, loadStreamTags, runsForUrls, streamView } from './promotionStreams';
@@ -39,8 +40,11 @@ export interface PromotionJob {
   consecutiveFailures: number;
   /** when the last successful run finished */
   lastSuccess: string | null;
-  /** runs started and not finished at `at` */
-  pending: { buildId: string; url: string; started: string }[];
+  /**
+   * runs started and not finished at `at`; `listed` false for a run Deck stopped listing before it
+   * finished (its result may never come), `lastListed` when Deck last did
+   */
+  pending: { buildId: string; url: string; started: string; listed: boolean; lastListed?: string }[];
   /** failed (not flaked) tests of the latest run, install and setup steps included */
   failingTests: FailingTest[];
   /** what the latest run promoted, where its build log said ("Will promote ..., current is ...") */
@@ -121,9 +125,7 @@ type RunRow = { id: number; build_id: string; state: string; started: number; fi
 
 async function loadJob(db: Database, job: string, at: number, from: number): Promise<{ runs: LoadedRun[]; pending: GateRun[] }> {
   const toRun = (r: RunRow): LoadedRun => ({ ...r, job, buildId: r.build_id, finished: r.finished ?? r.started });
-  const pending = (
-    await db.all<{ build_id: string; url: string; started: number }>('SELECT build_id, url, started FROM pending_run WHERE job = ? AND started <= ?', [job, at])
-  ).map((p) => ({ job, buildId: p.build_id, state: 'pending', started: p.started, finished: null, url: p.url }));
+  const pending = (await pendingRunsOf(db, job, at)).map((p) => ({ job, buildId: p.buildId, state: 'pending', started: p.started, finished: null, url: p.url, listed: p.listed, lastListed: p.lastListed }));
   const jobRow = await db.get<{ id: number }>('SELECT id FROM job WHERE name = ?', [job]);
   if (!jobRow) return { runs: [], pending };
   const cols = 'id, build_id, state, started, finished, url, meta';
@@ -189,7 +191,7 @@ async function buildGate(db: Database, gateConfig: NonNullable<Config['promotion
           latest: latest ? runSummary(latest) : null,
           consecutiveFailures: state.consecutiveFailures,
           lastSuccess: state.lastSuccess ? iso(state.lastSuccess.finished!) : null,
-          pending: state.pending.map((p) => ({ buildId: p.buildId, url: p.url, started: iso(p.started) })),
+          pending: state.pending.map((p) => ({ buildId: p.buildId, url: p.url, started: iso(p.started), listed: p.listed ?? true, ...(p.lastListed ? { lastListed: iso(p.lastListed) } : {}) })),
           failingTests: [],
           promote: latest ? promoteOf(latest.meta) : null,
         };

@@ -11,6 +11,10 @@ export interface GateRun {
   started: number;
   finished: number | null;
   url: string;
+  /** a pending run: Deck listed it in the latest pass (false: it stopped listing it unfinished) */
+  listed?: boolean;
+  /** a pending run: when Deck last listed it */
+  lastListed?: number;
 }
 
 export interface JobMatch {

@@ -21,8 +21,13 @@ function streak(j: PromotionJob): string {
   return parts.join(', ');
 }
 
+/** What a pending run Deck stopped listing unfinished adds to its mention: its result may never come. */
+function lostTrack(p: PromotionJob['pending'][number]): string {
+  return p.listed ? '' : `; Deck stopped listing it${p.lastListed ? ` after ${p.lastListed}` : ''}, no result yet`;
+}
+
 function pendingText(jobs: PromotionJob[]): string {
-  const pending = jobs.flatMap((j) => j.pending.map((p) => `${j.job} ${p.buildId} (started ${p.started})`));
+  const pending = jobs.flatMap((j) => j.pending.map((p) => `${j.job} ${p.buildId} (started ${p.started}${lostTrack(p)})`));
   return pending.length ? `Pending: ${pending.join(', ')}.` : '';
 }
 
@@ -71,7 +76,7 @@ export function overallSummary(gates: PromotionGate[], streams: ReleaseStreamSta
   else if (blocked.length) lines.push(`Promotion blocked: ${blocked.map((g) => g.name).join(', ')}.`);
   else lines.push('No promotion gate is blocked.');
   for (const g of gates) lines.push(g.summary);
-  const pending = gates.flatMap((g) => g.jobs.filter((j) => j.kind === 'blocking').flatMap((j) => j.pending.map((p) => `${j.job} ${p.buildId}`)));
+  const pending = gates.flatMap((g) => g.jobs.filter((j) => j.kind === 'blocking').flatMap((j) => j.pending.map((p) => `${j.job} ${p.buildId}${p.listed ? '' : ' (lost track)'}`)));
   if (gates.length) lines.push(pending.length ? `Pending promotion jobs are ${pending.join(', ')}.` : 'No promotion job is pending.');
   if (blocked.length) {
     const blockers = blocked.flatMap((g) => g.jobs.filter((j) => j.kind === 'blocking' && j.latest && j.latest.state !== 'success').map((j) => j.job));

@@ -83,7 +83,7 @@ const jobDetail = obj({
     buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str(), payload: str(),
     passed: int(), failed: int(), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
   })),
-  pending: arr(obj({ buildId: str(), state: str(), started: iso(), url: str() })),
+  pending: arr(obj({ buildId: str(), state: str(), started: iso(), url: str(), lastError: str('why the last try could not take it'), listed: bool('Deck listed it in the latest ingest pass'), lastListed: iso() })),
   topTests: arr(obj({ test: str(), id: str(), failedRuns: int(), flakedRuns: int(), runs: int(), classification })),
 });
 
@@ -123,7 +123,9 @@ const promotion = obj({
     name: str(), blocked: bool(),
     jobs: arr(obj({
       job: str(), kind: { type: 'string', enum: ['blocking', 'informing'] }, latest: nullable(obj({ buildId: str(), state: str(), url: str(), finished: nullable(iso()) })),
-      consecutiveFailures: int(), lastSuccess: nullable(iso()), failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
+      consecutiveFailures: int(), lastSuccess: nullable(iso()),
+      pending: arr(obj({ buildId: str(), url: str(), started: iso(), listed: bool('false: Deck stopped listing it before it finished'), lastListed: iso() }, ['buildId', 'started', 'listed'])),
+      failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
     }, ['job', 'kind'])),
   }, ['name', 'blocked', 'jobs'])),
   releaseStreams: arr(obj({

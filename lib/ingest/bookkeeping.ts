@@ -2,24 +2,66 @@
 // Through the driver like the rest of ingest: Prisma's client would cost `ingest --once` its start-up
 // (about 0.15 s of CPU) for three statements.
 import type { ProwRun } from '../parse/types';
-import type { Sql } from '../store/db';
+import { insertMany } from '../store/bulk';
+import type { Database, Param, Sql } from '../store/db';
 import type { PassSummary } from './pass';
 
-export async function upsertPending(db: Sql, run: ProwRun, now: number, error = ''): Promise<void> {
-  await db.run(
-    `INSERT INTO pending_run (job, build_id, url, state, started, first_seen, last_seen, attempts, last_error, record)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (job, build_id) DO UPDATE SET state = excluded.state, url = excluded.url, last_seen = excluded.last_seen,
-       attempts = pending_run.attempts + excluded.attempts, last_error = excluded.last_error, record = excluded.record`,
-    [run.job, run.buildId, run.url, run.state, run.started, now, now, error ? 1 : 0, error.slice(0, 2000), JSON.stringify(run)],
-  );
+/**
+ * Seconds before a run is tried again after `attempts` tries that could not take it: 5 minutes, then
+ * doubling up to a day (a run that stays unreadable costs a request a day, not one every pass).
+ */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(300 * 2 ** Math.max(0, attempts - 1), 86_400);
 }
 
-export async function listPending(db: Sql): Promise<{ run: ProwRun; lastError: string }[]> {
-  const rows = await db.all<{ record: string; last_error: string }>('SELECT record, last_error FROM pending_run ORDER BY started, job, build_id');
+/** A try that could not take a run: the tries so far (this one included) and why. */
+export interface FailedTry {
+  attempts: number;
+  error: string;
+  /** Deck lists the run this pass (else `last_seen` keeps when it last did) */
+  listed: boolean;
+}
+
+const PENDING_COLUMNS = ['job', 'build_id', 'url', 'state', 'started', 'first_seen', 'last_seen', 'attempts', 'last_error', 'record', 'next_check'];
+const PENDING_UPSERT = `ON CONFLICT (job, build_id) DO UPDATE SET state = excluded.state, url = excluded.url,
+  last_seen = CASE WHEN excluded.last_seen > pending_run.last_seen THEN excluded.last_seen ELSE pending_run.last_seen END,
+  attempts = excluded.attempts, last_error = excluded.last_error, record = excluded.record, next_check = excluded.next_check`;
+
+function pendingRow(run: ProwRun, now: number, tried?: FailedTry): Param[] {
+  const attempts = tried?.attempts ?? 0;
+  const lastSeen = !tried || tried.listed ? now : 0;
+  const nextCheck = attempts ? now + backoffSeconds(attempts) : 0;
+  return [run.job, run.buildId, run.url, run.state, run.started, now, lastSeen, attempts, (tried?.error ?? '').slice(0, 2000), JSON.stringify(run), nextCheck];
+}
+
+/** Remembers runs Deck lists unfinished, in one statement: taken as soon as Deck lists them finished. */
+export async function rememberUnfinished(db: Database, runs: ProwRun[], now: number): Promise<void> {
+  const unique = new Map(runs.map((r) => [`${r.job}/${r.buildId}`, r])); // an upsert may touch a row once
+  if (unique.size) await db.tx((sql) => insertMany(sql, 'pending_run', PENDING_COLUMNS, [...unique.values()].map((r) => pendingRow(r, now)), PENDING_UPSERT));
+}
+
+/** Keeps a run pending after a try that could not take it; the next try waits backoffSeconds(attempts). */
+export async function recordFailedTry(db: Sql, run: ProwRun, now: number, tried: FailedTry): Promise<void> {
+  await db.run(`INSERT INTO pending_run (${PENDING_COLUMNS.join(', ')}) VALUES (${PENDING_COLUMNS.map(() => '?').join(', ')}) ${PENDING_UPSERT}`, pendingRow(run, now, tried));
+}
+
+export interface PendingRow {
+  run: ProwRun;
+  attempts: number;
+  lastError: string;
+  /** when Deck last listed it (Unix seconds) */
+  lastSeen: number;
+  /** not tried again before (Unix seconds) */
+  nextCheck: number;
+}
+
+export async function listPending(db: Sql): Promise<PendingRow[]> {
+  const rows = await db.all<{ record: string; attempts: number; last_error: string; last_seen: number | bigint; next_check: number | bigint }>(
+    'SELECT record, attempts, last_error, last_seen, next_check FROM pending_run ORDER BY started, job, build_id',
+  );
   return rows.flatMap((r) => {
     try {
-      return [{ run: JSON.parse(r.record) as ProwRun, lastError: r.last_error }];
+      return [{ run: JSON.parse(r.record) as ProwRun, attempts: Number(r.attempts), lastError: r.last_error, lastSeen: Number(r.last_seen), nextCheck: Number(r.next_check) }];
     } catch {
       return [];
     }

@@ -10,7 +10,7 @@ import type { Database } from '../store/db';
 import { knownRuns, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
-import { listPending, recordPassEnd, recordPassStart, upsertPending } from './bookkeeping';
+import { backoffSeconds, listPending, recordFailedTry, recordPassEnd, recordPassStart, rememberUnfinished, type PendingRow } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
 import { hasFinished, httpClientFor } from './run';
 import { createRunReader, type AssembledRun } from './runReader';
@@ -70,9 +70,11 @@ function settlesBy(p: Promise<unknown>, deadline: number): Promise<boolean> {
  * every pass for ever).
  */
 function dueForReread(k: KnownRun, now: number): boolean {
-  const wait = Math.min(300 * 2 ** Math.max(0, k.readAttempts - 1), 86_400);
-  return k.incomplete && k.readAttempts < 10 && now - k.ingestedAt >= wait;
+  return k.incomplete && k.readAttempts < 10 && now - k.ingestedAt >= backoffSeconds(k.readAttempts);
 }
+
+/** Not finished yet: Deck no longer lists it, and its folder has no finished.json. */
+export const NOT_FINISHED = 'Deck no longer lists it and its folder has no finished.json yet';
 
 const key = (job: string, buildId: string) => `${job}/${buildId}`;
 const byStart = (a: ProwRun, b: ProwRun) => a.started - b.started || (a.job < b.job ? -1 : a.job > b.job ? 1 : 0) || (a.buildId < b.buildId ? -1 : a.buildId > b.buildId ? 1 : 0);
@@ -97,25 +99,41 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
     const known = await knownRuns(db, minStarted);
-    const work: { run: ProwRun; update: boolean; readAttempts?: number }[] = [];
+    const pendingRows = await listPending(db);
+    const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
+    const work: { run: ProwRun; update: boolean; readAttempts?: number; listed: boolean; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();
+    const unfinished: ProwRun[] = [];
     for (const run of listed) {
-      listedKeys.add(key(run.job, run.buildId));
+      const k = key(run.job, run.buildId);
+      listedKeys.add(k);
       if (!FINISHED_STATES.has(run.state)) {
-        await upsertPending(db, run, now);
+        unfinished.push(run);
         continue;
       }
-      const k = known.get(key(run.job, run.buildId));
-      if (!k) work.push({ run, update: false });
-      else if (k.state !== run.state || dueForReread(k, now)) work.push({ run, update: true, readAttempts: k.readAttempts });
+      const pending = pendingByKey.get(k);
+      if (pending && pending.nextCheck > now) continue; // tried before and failed: it waits its turn
+      const stored = known.get(k);
+      if (!stored) work.push({ run, update: false, listed: true, pending });
+      else if (stored.state !== run.state || dueForReread(stored, now)) work.push({ run, update: true, readAttempts: stored.readAttempts, listed: true, pending });
     }
-    // Runs seen unfinished (or unreadable) earlier that Deck no longer lists: finished since?
-    const pendingRows = await listPending(db);
-    const wasPending = new Set(pendingRows.map((p) => key(p.run.job, p.run.buildId)));
-    for (const p of pendingRows) {
-      if (listedKeys.has(key(p.run.job, p.run.buildId)) || (jobFilter && !jobFilter.test(p.run.job))) continue;
-      if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false });
-      else if (gcs && (await hasFinished(gcs, p.run).catch(() => false))) work.push({ run: { ...p.run, state: 'pending' }, update: false });
+    await rememberUnfinished(db, unfinished, now);
+    // Runs seen unfinished (or unreadable) earlier that Deck no longer lists, when their turn has
+    // come: finished since? Checked all at once (a few may be hundreds after a Deck restart), then
+    // less and less often while they stay unfinished.
+    const due = pendingRows.filter((p) => !listedKeys.has(key(p.run.job, p.run.buildId)) && (!jobFilter || jobFilter.test(p.run.job)) && p.nextCheck <= now);
+    for (const p of due) if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false, listed: false, pending: p });
+    const checks = await Promise.all(
+      due
+        .filter((p) => gcs && !FINISHED_STATES.has(p.run.state))
+        .map((p) => hasFinished(gcs!, p.run).then((finished) => ({ p, finished, error: NOT_FINISHED }), (e: Error) => ({ p, finished: false, error: e.message }))),
+    );
+    for (const { p } of checks.filter((c) => c.finished)) work.push({ run: { ...p.run, state: 'pending' }, update: false, listed: false, pending: p });
+    const stillUnfinished = checks.filter((c) => !c.finished);
+    if (stillUnfinished.length) {
+      await db.tx(async (sql) => {
+        for (const { p, error } of stillUnfinished) await recordFailedTry(sql, p.run, now, { attempts: p.attempts + 1, error, listed: false });
+      });
     }
     work.sort((a, b) => byStart(a.run, b.run));
 
@@ -160,8 +178,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         const deadline = performance.now() + BATCH_MS;
         do {
           readAhead(i);
-          const { run, update, readAttempts = 0 } = work[i];
-          batch.push({ run, update, readAttempts, wasPending: wasPending.has(key(run.job, run.buildId)), read: await results[i]! });
+          const { run, update, readAttempts = 0, listed, pending } = work[i];
+          batch.push({ run, update, readAttempts, wasPending: !!pending, attempts: pending?.attempts ?? 0, listed, read: await results[i]! });
           results[i++] = undefined;
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         readAhead(i);

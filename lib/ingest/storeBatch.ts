@@ -8,7 +8,7 @@ import type { Catalog } from '../store/catalog';
 import type { Database, Sql } from '../store/db';
 import { writeRuns, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
-import { upsertPending } from './bookkeeping';
+import { recordFailedTry } from './bookkeeping';
 import type { AssembledRun } from './runReader';
 
 export interface RunToStore {
@@ -19,6 +19,10 @@ export interface RunToStore {
   readAttempts?: number;
   /** it has a pending_run row */
   wasPending: boolean;
+  /** tries before this one that could not take it (its pending_run row's) */
+  attempts: number;
+  /** Deck lists it this pass */
+  listed: boolean;
   /** what reading it gave: the run, or why it could not be read */
   read: AssembledRun | Error;
 }
@@ -36,6 +40,8 @@ export interface StoredRun {
 // one never stored: its commit need not wait for the disk (on PostgreSQL; see TxOptions).
 const LAZY = { lazyCommit: true };
 
+const failedTry = (item: RunToStore, error: string) => ({ attempts: item.attempts + 1, error, listed: item.listed });
+
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
 async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   const out: StoredRun[] = [];
@@ -44,10 +50,11 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
     const { run, read } = item;
     const none = { run, testResults: 0, parseErrors: 0 };
     if (read instanceof Error) {
-      await upsertPending(sql, run, now, read.message);
+      await recordFailedTry(sql, run, now, failedTry(item, read.message));
       out.push({ ...none, outcome: 'failed', message: read.message });
     } else if (!FINISHED_STATES.has(read.record.state) || (run.state === 'pending' && !read.record.finished)) {
-      await upsertPending(sql, run, now);
+      // a run Deck no longer lists, whose finished.json was listed but gave no result
+      await recordFailedTry(sql, run, now, failedTry(item, 'not finished: its finished.json gave no result'));
       out.push({ ...none, outcome: 'pending' });
     } else {
       if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
@@ -75,7 +82,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
       await catalog.reload(db);
       const message = `storing failed: ${(e as Error).message}`;
       try {
-        await upsertPending(db, item.run, now, message);
+        await recordFailedTry(db, item.run, now, failedTry(item, message));
       } catch {
         // the run's own values may be what the database refuses (then Deck lists it again next
         // pass); only a database that answers nothing stops the pass, with its error

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg, { type Pool, type PoolClient } from 'pg';
-import { migrate } from './migrate';
+import { migrate, type Migration } from './migrate';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number | bigint | null | Buffer | boolean;
@@ -255,15 +255,18 @@ function openPostgres(url: string): Database {
 
 const opened = new Map<string, Promise<Database>>();
 
-/** Opens (once per URL per process) and migrates the database. */
-export function openDatabase(explicitUrl?: string): Promise<Database> {
+/**
+ * Opens (once per URL per process) and migrates the database. `migrations`: those to apply instead
+ * of all (a test makes a database as an earlier version did).
+ */
+export function openDatabase(explicitUrl?: string, migrations?: Migration[]): Promise<Database> {
   const url = databaseUrl(explicitUrl);
   let p = opened.get(url);
   if (!p) {
     p = (async () => {
       const db = dialectOf(url) === 'sqlite' ? openSqlite(url) : openPostgres(url);
       try {
-        await migrate(db);
+        await migrate(db, migrations);
       } catch (e) {
         await db.close().catch(() => undefined);
         throw e;

@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStats } from '../../lib/analysis/stats';
-import { ingestPass } from '../../lib/ingest/pass';
+import { ingestPass, NOT_FINISHED } from '../../lib/ingest/pass';
+import { jobDetail } from '../../lib/analysis/jobs';
+import { runDetail } from '../../lib/analysis/runDetail';
+import { iso } from '../../lib/analysis/window';
 import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
@@ -98,6 +101,59 @@ describe('Deck', () => {
       await later.close();
     } finally {
       await closeDatabase(db);
+    }
+  });
+});
+
+describe('a run Deck stopped listing before it finished', () => {
+  it('is checked for its finished.json less and less often, says why it is pending, and is stored once it finishes', async () => {
+    const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
+    const going = runs.find((r) => r.job === job && r.started > endSec - 40 * 3600 && r.finished - r.started > 1800 && r.finished < endSec - 2 * 3600)!;
+    const t1 = going.started + 60;
+    const pendingThen = runs.filter((r) => r.job === job && r.started <= t1 && r.finished > t1);
+    // Deck lists it while it runs; ten minutes on, Deck only lists the last five minutes' runs
+    const first = await replay(dir, { now: new Date(t1 * 1000) });
+    const later = await replay(dir, { now: new Date((t1 + 600) * 1000), deckWindowHours: 5 / 60 });
+    const db = await fresh();
+    const config = (url: string) => configFor(dir, url, { prow: { url, jobs: `^${job}$` } });
+    const checks = () => later.requests.filter((r) => r.path.includes(`${going.buildId}%2Ffinished.json`) || r.path.includes(`${going.buildId}/finished.json`)).length;
+    const row = async () => (await db.get<{ attempts: number; last_error: string; wait: number; last_seen: number }>(
+      'SELECT attempts, last_error, next_check - ? AS wait, last_seen FROM pending_run WHERE build_id = ?', [Math.floor(Date.now() / 1000), going.buildId]))!;
+    try {
+      expect((await ingestPass({ config: config(first.url), db })).runsPending).toBe(pendingThen.length);
+      const seenAt = Number((await row()).last_seen);
+      expect((await jobDetail(db, job, { window: '7d', at: t1 })).pending.map((p) => p.listed)).toEqual(pendingThen.map(() => true));
+
+      await ingestPass({ config: config(later.url), db });
+      expect(checks()).toBe(1);
+      let r = await row();
+      expect([r.attempts, r.last_error]).toEqual([1, NOT_FINISHED]);
+      expect(Number(r.wait)).toBeGreaterThan(290);
+      expect(Number(r.last_seen)).toBe(seenAt); // when Deck last listed it, whatever was tried since
+      await expect(runDetail(db, job, going.buildId)).rejects.toThrow(`is pending (not finished or not fetched yet: ${NOT_FINISHED})`);
+      // the job's page tells a run it lost track of from one still running
+      const shown = (await jobDetail(db, job, { window: '7d', at: t1 + 600 })).pending.find((p) => p.buildId === going.buildId)!;
+      expect(shown).toMatchObject({ listed: false, lastListed: iso(seenAt), lastError: NOT_FINISHED });
+
+      await ingestPass({ config: config(later.url), db }); // a pass right after does not check it
+      expect(checks()).toBe(1);
+      await db.run('UPDATE pending_run SET next_check = next_check - 300'); // as if 5 minutes had passed
+      await ingestPass({ config: config(later.url), db });
+      expect(checks()).toBe(2);
+      r = await row();
+      expect(r.attempts).toBe(2);
+      expect(Number(r.wait)).toBeGreaterThan(590); // then 10 minutes, doubling up to a day
+
+      later.setNow(TEST_WORLD_END); // it has finished since
+      await db.run('UPDATE pending_run SET next_check = 0');
+      const s = await ingestPass({ config: config(later.url), db });
+      expect(s.runsNew).toBe(pendingThen.length);
+      expect(await db.all('SELECT build_id FROM pending_run')).toEqual([]);
+      expect((await db.get<{ state: string }>('SELECT state FROM run WHERE build_id = ?', [going.buildId]))!.state).toBe(going.state);
+    } finally {
+      await closeDatabase(db);
+      await first.close();
+      await later.close();
     }
   });
 });

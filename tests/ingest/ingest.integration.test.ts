@@ -165,12 +165,17 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       const first = await ingestPass({ config, db: odb });
       expect(first.runsFailed).toBe(1);
       expect(first.runsNew).toBe(builds.length - 1);
-      const pending = await odb.all<{ build_id: string; last_error: string }>('SELECT build_id, last_error FROM pending_run');
-      expect(pending).toEqual([{ build_id: refused, last_error: expect.stringMatching(/^storing failed: .*refused by a test trigger/) }]);
+      const pending = await odb.all<{ build_id: string; last_error: string; attempts: number }>('SELECT build_id, last_error, attempts FROM pending_run');
+      expect(pending).toEqual([{ build_id: refused, last_error: expect.stringMatching(/^storing failed: .*refused by a test trigger/), attempts: 1 }]);
       expect((await odb.all('SELECT 1 FROM run WHERE build_id = ?', [refused])).length).toBe(0);
       expect((await odb.all('SELECT 1 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE r.build_id = ?', [refused])).length).toBe(0);
 
       await odb.exec(kind === 'sqlite' ? 'DROP TRIGGER refuse' : 'DROP TRIGGER refuse ON run; DROP FUNCTION refuse()');
+      // tried again 5 minutes later, not by a pass right after
+      expect((await ingestPass({ config, db: odb })).runsNew).toBe(0);
+      const { wait } = (await odb.get<{ wait: number }>('SELECT next_check - last_seen AS wait FROM pending_run'))!;
+      expect(Number(wait)).toBe(300);
+      await odb.run('UPDATE pending_run SET next_check = next_check - 300'); // as if 5 minutes had passed
       const second = await ingestPass({ config, db: odb });
       expect(second.runsNew).toBe(1);
       expect(await odb.all('SELECT build_id FROM pending_run')).toEqual([]);

@@ -34,12 +34,12 @@ describe('gate summaries', () => {
   });
 
   it('says when the only blockers are known flakes with bugs, and lists pending runs', () => {
-    const g = gate(true, [job({ failingTests: [test('T1', 'flaky', ['123'])], pending: [{ buildId: '43', url: '', started: '2026-11-22T23:00:00Z' }] })]);
+    const g = gate(true, [job({ failingTests: [test('T1', 'flaky', ['123'])], pending: [{ buildId: '43', url: '', started: '2026-11-22T23:00:00Z', listed: true }, { buildId: '40', url: '', started: '2026-11-20T08:00:00Z', listed: false, lastListed: '2026-11-20T09:30:00Z' }] })]);
     const s = gateSummary(g);
-    expect(s).toContain('Pending: promote-4.1 43 (started 2026-11-22T23:00:00Z).');
+    expect(s).toContain('Pending: promote-4.1 43 (started 2026-11-22T23:00:00Z), promote-4.1 40 (started 2026-11-20T08:00:00Z; Deck stopped listing it after 2026-11-20T09:30:00Z, no result yet).');
     expect(s).toContain('Looks like those are known flakes with bugs');
     g.summary = s;
-    expect(overallSummary([g], [])).toContain('Pending promotion jobs are promote-4.1 43.');
+    expect(overallSummary([g], [])).toContain('Pending promotion jobs are promote-4.1 43, promote-4.1 40 (lost track).');
     expect(overallSummary([g], [])).toContain('Looks like promote-4.1 is the only blocker.');
   });
 

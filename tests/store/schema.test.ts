@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dialectOf, type Sql } from '../../lib/store/db';
+import { dialectOf, openDatabase, type Sql } from '../../lib/store/db';
+import { MIGRATIONS } from '../../lib/store/generated/migrations';
 import { migrate } from '../../lib/store/migrate';
 import { decodeTestSet, encodeTestSet } from '../../lib/store/testSets';
 import { closeDatabase, describeEachDatabase, freshDatabase, open } from '../helpers/databases';
@@ -63,6 +64,25 @@ describeEachDatabase('migrations', (kind) => {
       ['_prisma_migrations', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'run', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
     );
     if (kind === 'postgres') expect(got).toEqual(await columns('sqlite'));
+  });
+
+  it('bring a database made by an earlier version up to date, keeping its rows', async () => {
+    const t = await freshDatabase(kind);
+    try {
+      const earlier = await openDatabase(t.url, MIGRATIONS[kind].slice(0, 1));
+      await earlier.run("INSERT INTO pending_run (job, build_id, state, started, first_seen, last_seen, attempts) VALUES ('j', '1', 'pending', 1, 2, 3, 4)");
+      await closeDatabase(earlier);
+      const db = await openDatabase(t.url);
+      try {
+        expect(await db.get('SELECT job, build_id, last_seen, attempts, next_check FROM pending_run')).toEqual({ job: 'j', build_id: '1', last_seen: 3, attempts: 4, next_check: 0 });
+        const applied = await db.all<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+        expect(applied.map((m) => m.migration_name)).toEqual(MIGRATIONS[kind].map((m) => m.name));
+      } finally {
+        await closeDatabase(db);
+      }
+    } finally {
+      await t.drop();
+    }
   });
 });
 

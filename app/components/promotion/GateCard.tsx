@@ -68,9 +68,10 @@ function JobRow({ job, at }: { job: PromotionJob; at?: string }) {
         {job.pending.length ? (
           <ul className="plain small">
             {job.pending.map((p) => (
-              <li key={p.buildId} className="state-pending">
+              <li key={p.buildId} className={p.listed ? 'state-pending' : 'muted'}>
                 {safeUrl(p.url) ? <a href={safeUrl(p.url)}>{p.buildId}</a> : p.buildId}
                 <span className="meta">started {shortTime(p.started)}</span>
+                {!p.listed && <span className="meta">lost track: Deck stopped listing it{p.lastListed ? <> after <time dateTime={p.lastListed}>{shortTime(p.lastListed)}</time></> : null}, no result yet</span>}
               </li>
             ))}
           </ul>

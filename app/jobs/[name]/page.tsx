@@ -124,8 +124,10 @@ export default async function JobPage({ params, searchParams }: Props) {
           <ul data-testid="job-pending">
             {j.pending.map((r) => (
               // not stored yet, so no run page: Prow's is the one to see (as on the promotion page)
-              <li key={r.buildId}>
+              <li key={r.buildId} className={r.listed ? undefined : 'muted'}>
                 {safeUrl(r.url) ? <a href={safeUrl(r.url)}>#{r.buildId}</a> : `#${r.buildId}`} {r.state}, started {shortTime(r.started)}
+                {!r.listed && <>; lost track: Deck stopped listing it after {shortTime(r.lastListed)}</>}
+                {r.lastError && <span className="meta">{r.lastError}</span>}
               </li>
             ))}
           </ul>

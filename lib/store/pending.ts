@@ -1,0 +1,32 @@
+// A job's pending runs as the pages show them: running, not fetched yet, or lost track of (Deck
+// stopped listing them before they finished, and no finished.json has appeared since).
+import type { Sql } from './db';
+
+export interface PendingRun {
+  buildId: string;
+  /** Deck's state when it last listed the run (pending, triggered), or a finished one not fetched yet */
+  state: string;
+  started: number;
+  url: string;
+  /** why the last try could not take it ('' when none failed) */
+  lastError: string;
+  /** Deck listed it in the latest ingest pass */
+  listed: boolean;
+  /** when Deck last listed it (Unix seconds) */
+  lastListed: number;
+}
+
+/** The job's pending runs started by `at`, latest first. */
+export async function pendingRunsOf(db: Sql, job: string, at = Number.MAX_SAFE_INTEGER): Promise<PendingRun[]> {
+  // the latest pass that read Deck: a run it did not list has a last_seen before its start
+  const pass = await db.get<{ t: number | null }>("SELECT MAX(started_at) AS t FROM ingest_pass WHERE status = 'ok'");
+  const lastPass = Number(pass?.t ?? 0);
+  const rows = await db.all<{ build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number }>(
+    'SELECT build_id, state, started, url, last_error, last_seen FROM pending_run WHERE job = ? AND started <= ? ORDER BY started DESC, build_id',
+    [job, at],
+  );
+  return rows.map((r) => ({
+    buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
+    listed: Number(r.last_seen) >= lastPass, lastListed: Number(r.last_seen),
+  }));
+}
