@@ -21,6 +21,8 @@ export interface PassSummary {
   runsNew: number;
   runsUpdated: number;
   runsPending: number;
+  /** of those, runs Deck stopped listing before they finished (checked less and less often) */
+  runsLost: number;
   /** runs that could not be fetched this pass (kept as pending, retried next pass) */
   runsFailed: number;
   testResults: number;
@@ -85,7 +87,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', warnings: [] };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -205,7 +207,10 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         (e: Error) => summary.warnings.push(`releases: ${e.message}`),
       );
     }
-    summary.runsPending = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM pending_run'))!.n;
+    // Deck listed this pass's pending runs at `now`: the others it stopped listing unfinished
+    const counts = (await db.get<{ n: number; lost: number | null }>('SELECT COUNT(*) AS n, SUM(CASE WHEN last_seen < ? THEN 1 ELSE 0 END) AS lost FROM pending_run', [now]))!;
+    summary.runsPending = Number(counts.n);
+    summary.runsLost = Number(counts.lost ?? 0);
     summary.seconds = (performance.now() - t0) / 1000;
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'ok');
@@ -223,6 +228,7 @@ export function formatSummary(s: PassSummary): string {
   const n = (x: number) => x.toLocaleString('en-US');
   return (
     `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
+    (s.runsLost ? ` (${n(s.runsLost)} lost track of)` : '') +
     (s.runsFailed ? `, ${n(s.runsFailed)} failed (retried next pass)` : '') +
     `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${(s.downloadedBytes / 1e6).toFixed(1)} MB downloaded; ${s.seconds.toFixed(1)} s`
   );

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStats } from '../../lib/analysis/stats';
-import { ingestPass, NOT_FINISHED } from '../../lib/ingest/pass';
+import { formatSummary, ingestPass, NOT_FINISHED } from '../../lib/ingest/pass';
 import { jobDetail } from '../../lib/analysis/jobs';
 import { runDetail } from '../../lib/analysis/runDetail';
 import { iso } from '../../lib/analysis/window';
@@ -124,8 +124,10 @@ describe('a run Deck stopped listing before it finished', () => {
       const seenAt = Number((await row()).last_seen);
       expect((await jobDetail(db, job, { window: '7d', at: t1 })).pending.map((p) => p.listed)).toEqual(pendingThen.map(() => true));
 
-      await ingestPass({ config: config(later.url), db });
+      const lost = await ingestPass({ config: config(later.url), db });
       expect(checks()).toBe(1);
+      expect(lost.runsLost).toBe(pendingThen.length);
+      expect(formatSummary(lost)).toContain(`pending (${pendingThen.length} lost track of)`);
       let r = await row();
       expect([r.attempts, r.last_error]).toEqual([1, NOT_FINISHED]);
       expect(Number(r.wait)).toBeGreaterThan(290);
