@@ -40,6 +40,14 @@ export async function rememberUnfinished(db: Database, runs: ProwRun[], now: num
   if (unique.size) await db.tx((sql) => insertMany(sql, 'pending_run', PENDING_COLUMNS, [...unique.values()].map((r) => pendingRow(r, now)), PENDING_UPSERT));
 }
 
+/** Notes that Deck still lists these pending runs (waiting for their next try, they are not lost). */
+export async function markListed(db: Sql, runs: ProwRun[], now: number): Promise<void> {
+  for (let i = 0; i < runs.length; i += 400) {
+    const chunk = runs.slice(i, i + 400);
+    await db.run(`UPDATE pending_run SET last_seen = ? WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`, [now, ...chunk.flatMap((r) => [r.job, r.buildId])]);
+  }
+}
+
 /** Keeps a run pending after a try that could not take it; the next try waits backoffSeconds(attempts). */
 export async function recordFailedTry(db: Sql, run: ProwRun, now: number, tried: FailedTry): Promise<void> {
   await db.run(`INSERT INTO pending_run (${PENDING_COLUMNS.join(', ')}) VALUES (${PENDING_COLUMNS.map(() => '?').join(', ')}) ${PENDING_UPSERT}`, pendingRow(run, now, tried));

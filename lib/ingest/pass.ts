@@ -10,7 +10,7 @@ import type { Database } from '../store/db';
 import { knownRuns, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
-import { backoffSeconds, listPending, recordFailedTry, recordPassEnd, recordPassStart, rememberUnfinished, type PendingRow } from './bookkeeping';
+import { backoffSeconds, listPending, markListed, recordFailedTry, recordPassEnd, recordPassStart, rememberUnfinished, type PendingRow } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
 import { hasFinished, httpClientFor } from './run';
 import { createRunReader, type AssembledRun } from './runReader';
@@ -23,7 +23,7 @@ export interface PassSummary {
   runsPending: number;
   /** of those, runs Deck stopped listing before they finished (checked less and less often) */
   runsLost: number;
-  /** runs that could not be fetched this pass (kept as pending, retried next pass) */
+  /** runs that could not be fetched or stored this pass (kept pending, tried again later) */
   runsFailed: number;
   testResults: number;
   parseErrors: number;
@@ -106,6 +106,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const work: { run: ProwRun; update: boolean; readAttempts?: number; listed: boolean; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();
     const unfinished: ProwRun[] = [];
+    const waiting: ProwRun[] = [];
     for (const run of listed) {
       const k = key(run.job, run.buildId);
       listedKeys.add(k);
@@ -114,12 +115,16 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         continue;
       }
       const pending = pendingByKey.get(k);
-      if (pending && pending.nextCheck > now) continue; // tried before and failed: it waits its turn
+      if (pending && pending.nextCheck > now) {
+        waiting.push(run); // tried before and failed: it waits its turn
+        continue;
+      }
       const stored = known.get(k);
       if (!stored) work.push({ run, update: false, listed: true, pending });
       else if (stored.state !== run.state || dueForReread(stored, now)) work.push({ run, update: true, readAttempts: stored.readAttempts, listed: true, pending });
     }
     await rememberUnfinished(db, unfinished, now);
+    await markListed(db, waiting, now);
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists, when their turn has
     // come: finished since? Checked all at once (a few may be hundreds after a Deck restart), then
     // less and less often while they stay unfinished.
@@ -160,7 +165,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const tally = (stored: StoredRun[]) => {
       for (const s of stored) {
         const label = `${s.run.job} ${s.run.buildId}`;
-        if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (will retry next pass)`);
+        if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (kept pending, tried again later)`);
         progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
         if (s.outcome === 'new') summary.runsNew++;
         else if (s.outcome === 'updated') summary.runsUpdated++;
@@ -229,7 +234,7 @@ export function formatSummary(s: PassSummary): string {
   return (
     `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
     (s.runsLost ? ` (${n(s.runsLost)} lost track of)` : '') +
-    (s.runsFailed ? `, ${n(s.runsFailed)} failed (retried next pass)` : '') +
+    (s.runsFailed ? `, ${n(s.runsFailed)} failed (tried again later)` : '') +
     `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${(s.downloadedBytes / 1e6).toFixed(1)} MB downloaded; ${s.seconds.toFixed(1)} s`
   );
 }

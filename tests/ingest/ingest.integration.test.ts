@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hotlist } from '../../lib/analysis/hotlist';
 import { getStats } from '../../lib/analysis/stats';
 import { ingestPass } from '../../lib/ingest/pass';
+import { pendingRunsOf } from '../../lib/store/pending';
 import type { Database } from '../../lib/store/db';
 import { closeDatabase, describeEachDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig, type Truth } from '../helpers/world';
@@ -171,9 +172,12 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect((await odb.all('SELECT 1 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE r.build_id = ?', [refused])).length).toBe(0);
 
       await odb.exec(kind === 'sqlite' ? 'DROP TRIGGER refuse' : 'DROP TRIGGER refuse ON run; DROP FUNCTION refuse()');
-      // tried again 5 minutes later, not by a pass right after
-      expect((await ingestPass({ config, db: odb })).runsNew).toBe(0);
-      const { wait } = (await odb.get<{ wait: number }>('SELECT next_check - last_seen AS wait FROM pending_run'))!;
+      // tried again 5 minutes later, not by a pass a minute after; meanwhile Deck lists it, it is not lost
+      await odb.run('UPDATE pending_run SET last_seen = last_seen - 60');
+      const waiting = await ingestPass({ config, db: odb });
+      expect([waiting.runsNew, waiting.runsPending, waiting.runsLost]).toEqual([0, 1, 0]);
+      expect((await pendingRunsOf(odb, job)).map((p) => [p.buildId, p.listed])).toEqual([[refused, true]]);
+      const { wait } = (await odb.get<{ wait: number }>('SELECT next_check - first_seen AS wait FROM pending_run'))!;
       expect(Number(wait)).toBe(300);
       await odb.run('UPDATE pending_run SET next_check = next_check - 300'); // as if 5 minutes had passed
       const second = await ingestPass({ config, db: odb });
