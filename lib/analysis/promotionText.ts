@@ -22,7 +22,7 @@ function streak(j: PromotionJob): string {
 }
 
 /** What a pending run Deck stopped listing unfinished adds to its mention: its result may never come. */
-function lostTrack(p: PromotionJob['pending'][number]): string {
+export function lostTrack(p: PromotionJob['pending'][number]): string {
   return p.listed ? '' : `; Deck stopped listing it${p.lastListed ? ` after ${p.lastListed}` : ''}, no result yet`;
 }
 

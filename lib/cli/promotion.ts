@@ -2,7 +2,7 @@
 // controller says about each stream's payloads.
 import { loadConfigIfPresent } from '../config';
 import { parsePromotionQuery, promotionStatus, type PromotionStatus } from '../analysis/promotion';
-import { describeTests, streamSummary } from '../analysis/promotionText';
+import { describeTests, lostTrack, streamSummary } from '../analysis/promotionText';
 import { openDatabase } from '../store/db';
 import { parse, printJson } from './args';
 import type { Command } from './commands';
@@ -17,7 +17,7 @@ export function renderPromotion(s: PromotionStatus): string {
       const streak = j.consecutiveFailures ? `, ${j.consecutiveFailures} consecutive failures` : '';
       out.push(`  ${j.kind.padEnd(9)} ${j.job}: ${latest}${streak}; last success ${j.lastSuccess ?? 'never'}`);
       if (j.latest) out.push(`            ${j.latest.url}`);
-      for (const p of j.pending) out.push(`            pending ${p.buildId} started ${p.started}`);
+      for (const p of j.pending) out.push(`            pending ${p.buildId} started ${p.started}${lostTrack(p)}`);
       if (j.promote) out.push(`            promotes ${j.promote.candidate}, current is ${j.promote.current}`);
       if (j.failingTests.length) out.push(`            ${describeTests(j.failingTests)}`);
     }
