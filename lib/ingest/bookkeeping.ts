@@ -8,11 +8,18 @@ import type { PassSummary } from './pass';
 
 /**
  * Seconds before a run is tried again after `attempts` tries that could not take it: 5 minutes, then
- * doubling up to a day (a run that stays unreadable costs a request a day, not one every pass).
+ * doubling up to `cap`, a day by default (a run that stays unreadable costs a request a day, not one
+ * every pass).
  */
-export function backoffSeconds(attempts: number): number {
-  return Math.min(300 * 2 ** Math.max(0, attempts - 1), 86_400);
+export function backoffSeconds(attempts: number, cap = 86_400): number {
+  return Math.min(300 * 2 ** Math.max(0, attempts - 1), cap);
 }
+
+/**
+ * The longest wait for a run Deck still lists: when every run fails at once (GCS down, a wrong
+ * configuration), runs are read again within an hour of the fix, not a day.
+ */
+export const LISTED_MAX_WAIT = 3600;
 
 /** A try that could not take a run: the tries so far (this one included) and why. */
 export interface FailedTry {
@@ -30,7 +37,7 @@ const PENDING_UPSERT = `ON CONFLICT (job, build_id) DO UPDATE SET state = exclud
 function pendingRow(run: ProwRun, now: number, tried?: FailedTry): Param[] {
   const attempts = tried?.attempts ?? 0;
   const lastSeen = !tried || tried.listed ? now : 0;
-  const nextCheck = attempts ? now + backoffSeconds(attempts) : 0;
+  const nextCheck = attempts ? now + backoffSeconds(attempts, tried?.listed ? LISTED_MAX_WAIT : undefined) : 0;
   return [run.job, run.buildId, run.url, run.state, run.started, now, lastSeen, attempts, (tried?.error ?? '').slice(0, 2000), JSON.stringify(run), nextCheck];
 }
 
@@ -48,7 +55,10 @@ export async function markListed(db: Sql, runs: ProwRun[], now: number): Promise
   }
 }
 
-/** Keeps a run pending after a try that could not take it; the next try waits backoffSeconds(attempts). */
+/**
+ * Keeps a run pending after a try that could not take it; the next try waits backoffSeconds(attempts),
+ * at most an hour while Deck lists the run.
+ */
 export async function recordFailedTry(db: Sql, run: ProwRun, now: number, tried: FailedTry): Promise<void> {
   await db.run(`INSERT INTO pending_run (${PENDING_COLUMNS.join(', ')}) VALUES (${PENDING_COLUMNS.map(() => '?').join(', ')}) ${PENDING_UPSERT}`, pendingRow(run, now, tried));
 }

@@ -145,6 +145,9 @@ describe('a run Deck stopped listing before it finished', () => {
       r = await row();
       expect(r.attempts).toBe(2);
       expect(Number(r.wait)).toBeGreaterThan(590); // then 10 minutes, doubling up to a day
+      await db.run('UPDATE pending_run SET attempts = 20, next_check = 0');
+      await ingestPass({ config: config(later.url), db });
+      expect(Number((await row()).wait)).toBeGreaterThan(86_390);
 
       later.setNow(TEST_WORLD_END); // it has finished since
       await db.run('UPDATE pending_run SET next_check = 0');

@@ -170,16 +170,21 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect(pending).toEqual([{ build_id: refused, last_error: expect.stringMatching(/^storing failed: .*refused by a test trigger/), attempts: 1 }]);
       expect((await odb.all('SELECT 1 FROM run WHERE build_id = ?', [refused])).length).toBe(0);
       expect((await odb.all('SELECT 1 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE r.build_id = ?', [refused])).length).toBe(0);
+      const wait = async () => Number((await odb.get<{ wait: number }>('SELECT next_check - last_seen AS wait FROM pending_run'))!.wait);
+      expect(await wait()).toBe(300); // tried again 5 minutes later
+
+      // refused again and again: the wait doubles, up to an hour while Deck lists the run
+      await odb.run('UPDATE pending_run SET attempts = 9, next_check = 0');
+      expect((await ingestPass({ config, db: odb })).runsFailed).toBe(1);
+      expect(await wait()).toBe(3600);
 
       await odb.exec(kind === 'sqlite' ? 'DROP TRIGGER refuse' : 'DROP TRIGGER refuse ON run; DROP FUNCTION refuse()');
-      // tried again 5 minutes later, not by a pass a minute after; meanwhile Deck lists it, it is not lost
+      // not tried by a pass a minute later; meanwhile Deck lists it, it is not lost
       await odb.run('UPDATE pending_run SET last_seen = last_seen - 60');
       const waiting = await ingestPass({ config, db: odb });
       expect([waiting.runsNew, waiting.runsPending, waiting.runsLost]).toEqual([0, 1, 0]);
       expect((await pendingRunsOf(odb, job)).map((p) => [p.buildId, p.listed])).toEqual([[refused, true]]);
-      const { wait } = (await odb.get<{ wait: number }>('SELECT next_check - first_seen AS wait FROM pending_run'))!;
-      expect(Number(wait)).toBe(300);
-      await odb.run('UPDATE pending_run SET next_check = next_check - 300'); // as if 5 minutes had passed
+      await odb.run('UPDATE pending_run SET next_check = 0'); // as if the hour had passed
       const second = await ingestPass({ config, db: odb });
       expect(second.runsNew).toBe(1);
       expect(await odb.all('SELECT build_id FROM pending_run')).toEqual([]);
