@@ -25,33 +25,36 @@ export const LISTED_MAX_WAIT = 3600;
 export interface FailedTry {
   attempts: number;
   error: string;
-  /** Deck lists the run this pass (else `last_seen` keeps when it last did) */
-  listed: boolean;
+  /** the pass whose Deck listing has the run; 0 when Deck no longer lists it (then `last_seen` keeps when it last did) */
+  listedByPass: number;
 }
 
-const PENDING_COLUMNS = ['job', 'build_id', 'url', 'state', 'started', 'first_seen', 'last_seen', 'attempts', 'last_error', 'record', 'next_check'];
-const PENDING_UPSERT = `ON CONFLICT (job, build_id) DO UPDATE SET state = excluded.state, url = excluded.url,
-  last_seen = CASE WHEN excluded.last_seen > pending_run.last_seen THEN excluded.last_seen ELSE pending_run.last_seen END,
+const PENDING_COLUMNS = ['job', 'build_id', 'url', 'state', 'started', 'first_seen', 'last_seen', 'listed_by_pass', 'attempts', 'last_error', 'record', 'next_check'];
+const latest = (column: string) => `${column} = CASE WHEN excluded.${column} > pending_run.${column} THEN excluded.${column} ELSE pending_run.${column} END`;
+const PENDING_UPSERT = `ON CONFLICT (job, build_id) DO UPDATE SET state = excluded.state, url = excluded.url, ${latest('last_seen')}, ${latest('listed_by_pass')},
   attempts = excluded.attempts, last_error = excluded.last_error, record = excluded.record, next_check = excluded.next_check`;
 
-function pendingRow(run: ProwRun, now: number, tried?: FailedTry): Param[] {
-  const attempts = tried?.attempts ?? 0;
-  const lastSeen = !tried || tried.listed ? now : 0;
-  const nextCheck = attempts ? now + backoffSeconds(attempts, tried?.listed ? LISTED_MAX_WAIT : undefined) : 0;
-  return [run.job, run.buildId, run.url, run.state, run.started, now, lastSeen, attempts, (tried?.error ?? '').slice(0, 2000), JSON.stringify(run), nextCheck];
+function pendingRow(run: ProwRun, now: number, tried: FailedTry): Param[] {
+  const { attempts, listedByPass } = tried;
+  const nextCheck = attempts ? now + backoffSeconds(attempts, listedByPass ? LISTED_MAX_WAIT : undefined) : 0;
+  return [run.job, run.buildId, run.url, run.state, run.started, now, listedByPass ? now : 0, listedByPass, attempts, tried.error.slice(0, 2000), JSON.stringify(run), nextCheck];
 }
 
 /** Remembers runs Deck lists unfinished, in one statement: taken as soon as Deck lists them finished. */
-export async function rememberUnfinished(db: Database, runs: ProwRun[], now: number): Promise<void> {
+export async function rememberUnfinished(db: Database, runs: ProwRun[], now: number, passId: number): Promise<void> {
   const unique = new Map(runs.map((r) => [`${r.job}/${r.buildId}`, r])); // an upsert may touch a row once
-  if (unique.size) await db.tx((sql) => insertMany(sql, 'pending_run', PENDING_COLUMNS, [...unique.values()].map((r) => pendingRow(r, now)), PENDING_UPSERT));
+  const rows = [...unique.values()].map((r) => pendingRow(r, now, { attempts: 0, error: '', listedByPass: passId }));
+  if (rows.length) await db.tx((sql) => insertMany(sql, 'pending_run', PENDING_COLUMNS, rows, PENDING_UPSERT));
 }
 
 /** Notes that Deck still lists these pending runs (waiting for their next try, they are not lost). */
-export async function markListed(db: Sql, runs: ProwRun[], now: number): Promise<void> {
+export async function markListed(db: Sql, runs: ProwRun[], now: number, passId: number): Promise<void> {
   for (let i = 0; i < runs.length; i += 400) {
     const chunk = runs.slice(i, i + 400);
-    await db.run(`UPDATE pending_run SET last_seen = ? WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`, [now, ...chunk.flatMap((r) => [r.job, r.buildId])]);
+    await db.run(
+      `UPDATE pending_run SET last_seen = ?, listed_by_pass = ? WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`,
+      [now, passId, ...chunk.flatMap((r) => [r.job, r.buildId])],
+    );
   }
 }
 

@@ -103,7 +103,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const known = await knownRuns(db, minStarted);
     const pendingRows = await listPending(db);
     const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
-    const work: { run: ProwRun; update: boolean; readAttempts?: number; listed: boolean; pending?: PendingRow }[] = [];
+    const work: { run: ProwRun; update: boolean; readAttempts?: number; listedByPass: number; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();
     const unfinished: ProwRun[] = [];
     const waiting: ProwRun[] = [];
@@ -120,26 +120,26 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         continue;
       }
       const stored = known.get(k);
-      if (!stored) work.push({ run, update: false, listed: true, pending });
-      else if (stored.state !== run.state || dueForReread(stored, now)) work.push({ run, update: true, readAttempts: stored.readAttempts, listed: true, pending });
+      if (!stored) work.push({ run, update: false, listedByPass: passId, pending });
+      else if (stored.state !== run.state || dueForReread(stored, now)) work.push({ run, update: true, readAttempts: stored.readAttempts, listedByPass: passId, pending });
     }
-    await rememberUnfinished(db, unfinished, now);
-    await markListed(db, waiting, now);
+    await rememberUnfinished(db, unfinished, now, passId);
+    await markListed(db, waiting, now, passId);
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists, when their turn has
     // come: finished since? Checked all at once (a few may be hundreds after a Deck restart), then
     // less and less often while they stay unfinished.
     const due = pendingRows.filter((p) => !listedKeys.has(key(p.run.job, p.run.buildId)) && (!jobFilter || jobFilter.test(p.run.job)) && p.nextCheck <= now);
-    for (const p of due) if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false, listed: false, pending: p });
+    for (const p of due) if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false, listedByPass: 0, pending: p });
     const checks = await Promise.all(
       due
         .filter((p) => gcs && !FINISHED_STATES.has(p.run.state))
         .map((p) => hasFinished(gcs!, p.run).then((finished) => ({ p, finished, error: NOT_FINISHED }), (e: Error) => ({ p, finished: false, error: e.message }))),
     );
-    for (const { p } of checks.filter((c) => c.finished)) work.push({ run: { ...p.run, state: 'pending' }, update: false, listed: false, pending: p });
+    for (const { p } of checks.filter((c) => c.finished)) work.push({ run: { ...p.run, state: 'pending' }, update: false, listedByPass: 0, pending: p });
     const stillUnfinished = checks.filter((c) => !c.finished);
     if (stillUnfinished.length) {
       await db.tx(async (sql) => {
-        for (const { p, error } of stillUnfinished) await recordFailedTry(sql, p.run, now, { attempts: p.attempts + 1, error, listed: false });
+        for (const { p, error } of stillUnfinished) await recordFailedTry(sql, p.run, now, { attempts: p.attempts + 1, error, listedByPass: 0 });
       });
     }
     work.sort((a, b) => byStart(a.run, b.run));
@@ -185,8 +185,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         const deadline = performance.now() + BATCH_MS;
         do {
           readAhead(i);
-          const { run, update, readAttempts = 0, listed, pending } = work[i];
-          batch.push({ run, update, readAttempts, wasPending: !!pending, attempts: pending?.attempts ?? 0, listed, read: await results[i]! });
+          const { run, update, readAttempts = 0, listedByPass, pending } = work[i];
+          batch.push({ run, update, readAttempts, wasPending: !!pending, attempts: pending?.attempts ?? 0, listedByPass, read: await results[i]! });
           results[i++] = undefined;
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         readAhead(i);
@@ -212,8 +212,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         (e: Error) => summary.warnings.push(`releases: ${e.message}`),
       );
     }
-    // Deck listed this pass's pending runs at `now`: the others it stopped listing unfinished
-    const counts = (await db.get<{ n: number; lost: number | null }>('SELECT COUNT(*) AS n, SUM(CASE WHEN last_seen < ? THEN 1 ELSE 0 END) AS lost FROM pending_run', [now]))!;
+    // the pending runs this pass's Deck listing did not have: Deck stopped listing them unfinished
+    const counts = (await db.get<{ n: number; lost: number | null }>('SELECT COUNT(*) AS n, SUM(CASE WHEN listed_by_pass < ? THEN 1 ELSE 0 END) AS lost FROM pending_run', [passId]))!;
     summary.runsPending = Number(counts.n);
     summary.runsLost = Number(counts.lost ?? 0);
     summary.seconds = (performance.now() - t0) / 1000;

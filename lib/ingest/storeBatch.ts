@@ -21,8 +21,8 @@ export interface RunToStore {
   wasPending: boolean;
   /** tries before this one that could not take it (its pending_run row's) */
   attempts: number;
-  /** Deck lists it this pass */
-  listed: boolean;
+  /** the pass whose Deck listing has it; 0 when Deck no longer lists it */
+  listedByPass: number;
   /** what reading it gave: the run, or why it could not be read */
   read: AssembledRun | Error;
 }
@@ -40,7 +40,7 @@ export interface StoredRun {
 // one never stored: its commit need not wait for the disk (on PostgreSQL; see TxOptions).
 const LAZY = { lazyCommit: true };
 
-const failedTry = (item: RunToStore, error: string) => ({ attempts: item.attempts + 1, error, listed: item.listed });
+const failedTry = (item: RunToStore, error: string) => ({ attempts: item.attempts + 1, error, listedByPass: item.listedByPass });
 
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
 async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {

@@ -18,15 +18,15 @@ export interface PendingRun {
 
 /** The job's pending runs started by `at`, latest first. */
 export async function pendingRunsOf(db: Sql, job: string, at = Number.MAX_SAFE_INTEGER): Promise<PendingRun[]> {
-  // the latest pass that read Deck: a run it did not list has a last_seen before its start
-  const pass = await db.get<{ t: number | null }>("SELECT MAX(started_at) AS t FROM ingest_pass WHERE status = 'ok'");
-  const lastPass = Number(pass?.t ?? 0);
-  const rows = await db.all<{ build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number }>(
-    'SELECT build_id, state, started, url, last_error, last_seen FROM pending_run WHERE job = ? AND started <= ? ORDER BY started DESC, build_id',
+  // a run that the latest complete pass did not list (nor one running since) Deck stopped listing
+  const pass = await db.get<{ id: number }>("SELECT id FROM ingest_pass WHERE status = 'ok' ORDER BY id DESC LIMIT 1");
+  const lastPass = Number(pass?.id ?? 0);
+  const rows = await db.all<{ build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number; listed_by_pass: number }>(
+    'SELECT build_id, state, started, url, last_error, last_seen, listed_by_pass FROM pending_run WHERE job = ? AND started <= ? ORDER BY started DESC, build_id',
     [job, at],
   );
   return rows.map((r) => ({
     buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
-    listed: Number(r.last_seen) >= lastPass, lastListed: Number(r.last_seen),
+    listed: Number(r.listed_by_pass) >= lastPass, lastListed: Number(r.last_seen),
   }));
 }

@@ -57,7 +57,7 @@ describeEachDatabase('hostile values', (kind) => {
       url: 'https://prow.example/view/gs/bucket/pr-logs/7\u0000', refs: { org: 'o', repo: 'r', baseRef: 'main\u0000', baseSha: 'abc', pulls: [{ number: 1, sha: 'def', author: 'me\u0000' }] },
     };
     const read = assembler().assemble({ run, gcsPath: 'gs://bucket/pr-logs/7', files: [{ path: 'build-log.txt', bytes: log }], listing: [], problems: [] });
-    const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listed: true, read }], 1_763_600_000);
+    const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listedByPass: 1, read }], 1_763_600_000);
     expect(stored.map((s) => s.outcome)).toEqual(['new']);
     expect(await db.get('SELECT j.name AS job, r.url, r.base_ref FROM run r JOIN job j ON j.id = r.job_id')).toEqual({
       job: 'pull-ci-x-e2e', url: 'https://prow.example/view/gs/bucket/pr-logs/7', base_ref: 'main',
@@ -71,7 +71,7 @@ describeEachDatabase('hostile values', (kind) => {
     // a value no parser lets through (a missing job name), standing in for whatever a database refuses
     const refused = { ...run('2'), job: null as unknown as string };
     const reader = assembler();
-    const items = [run('1'), refused, run('3')].map((r) => ({ run: r, update: false, wasPending: false, attempts: 0, listed: true, read: reader.assemble({ run: r, gcsPath: '', files: [], listing: [], problems: [] }) }));
+    const items = [run('1'), refused, run('3')].map((r) => ({ run: r, update: false, wasPending: false, attempts: 0, listedByPass: 1, read: reader.assemble({ run: r, gcsPath: '', files: [], listing: [], problems: [] }) }));
     const stored = await storeBatch(db, await Catalog.load(db), items, 1_763_600_000);
     expect(stored.map((s) => s.outcome)).toEqual(['new', 'failed', 'new']);
     expect(stored[1].message).toMatch(/^storing failed: .*null/i);

@@ -10,6 +10,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201011013_pending_next_check",
       "sql": "-- RedefineTables\nPRAGMA defer_foreign_keys=ON;\nPRAGMA foreign_keys=OFF;\nCREATE TABLE \"new_pending_run\" (\n    \"id\" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,\n    \"job\" TEXT NOT NULL,\n    \"build_id\" TEXT NOT NULL,\n    \"url\" TEXT NOT NULL DEFAULT '',\n    \"state\" TEXT NOT NULL,\n    \"started\" BIGINT NOT NULL,\n    \"first_seen\" BIGINT NOT NULL,\n    \"last_seen\" BIGINT NOT NULL,\n    \"attempts\" INTEGER NOT NULL DEFAULT 0,\n    \"last_error\" TEXT NOT NULL DEFAULT '',\n    \"record\" TEXT NOT NULL DEFAULT '{}',\n    \"next_check\" BIGINT NOT NULL DEFAULT 0\n);\nINSERT INTO \"new_pending_run\" (\"attempts\", \"build_id\", \"first_seen\", \"id\", \"job\", \"last_error\", \"last_seen\", \"record\", \"started\", \"state\", \"url\") SELECT \"attempts\", \"build_id\", \"first_seen\", \"id\", \"job\", \"last_error\", \"last_seen\", \"record\", \"started\", \"state\", \"url\" FROM \"pending_run\";\nDROP TABLE \"pending_run\";\nALTER TABLE \"new_pending_run\" RENAME TO \"pending_run\";\nCREATE UNIQUE INDEX \"pending_run_job_build_id_key\" ON \"pending_run\"(\"job\", \"build_id\");\nPRAGMA foreign_keys=ON;\nPRAGMA defer_foreign_keys=OFF;\n"
+    },
+    {
+      "name": "20261201020050_pending_listed_by_pass",
+      "sql": "-- RedefineTables\nPRAGMA defer_foreign_keys=ON;\nPRAGMA foreign_keys=OFF;\nCREATE TABLE \"new_pending_run\" (\n    \"id\" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,\n    \"job\" TEXT NOT NULL,\n    \"build_id\" TEXT NOT NULL,\n    \"url\" TEXT NOT NULL DEFAULT '',\n    \"state\" TEXT NOT NULL,\n    \"started\" BIGINT NOT NULL,\n    \"first_seen\" BIGINT NOT NULL,\n    \"last_seen\" BIGINT NOT NULL,\n    \"attempts\" INTEGER NOT NULL DEFAULT 0,\n    \"last_error\" TEXT NOT NULL DEFAULT '',\n    \"record\" TEXT NOT NULL DEFAULT '{}',\n    \"next_check\" BIGINT NOT NULL DEFAULT 0,\n    \"listed_by_pass\" INTEGER NOT NULL DEFAULT 0\n);\nINSERT INTO \"new_pending_run\" (\"attempts\", \"build_id\", \"first_seen\", \"id\", \"job\", \"last_error\", \"last_seen\", \"next_check\", \"record\", \"started\", \"state\", \"url\") SELECT \"attempts\", \"build_id\", \"first_seen\", \"id\", \"job\", \"last_error\", \"last_seen\", \"next_check\", \"record\", \"started\", \"state\", \"url\" FROM \"pending_run\";\nDROP TABLE \"pending_run\";\nALTER TABLE \"new_pending_run\" RENAME TO \"pending_run\";\nCREATE UNIQUE INDEX \"pending_run_job_build_id_key\" ON \"pending_run\"(\"job\", \"build_id\");\nPRAGMA foreign_keys=ON;\nPRAGMA defer_foreign_keys=OFF;\n\n\n-- Runs pending before this column: taken as listed by the latest pass (the next pass settles it)\nUPDATE \"pending_run\" SET \"listed_by_pass\" = COALESCE((SELECT MAX(\"id\") FROM \"ingest_pass\"), 0);\n"
     }
   ],
   "postgres": [
@@ -20,6 +24,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201011015_pending_next_check",
       "sql": "-- AlterTable\nALTER TABLE \"pending_run\" ADD COLUMN     \"next_check\" BIGINT NOT NULL DEFAULT 0;\n"
+    },
+    {
+      "name": "20261201020052_pending_listed_by_pass",
+      "sql": "-- AlterTable\nALTER TABLE \"pending_run\" ADD COLUMN     \"listed_by_pass\" INTEGER NOT NULL DEFAULT 0;\n\n\n-- Runs pending before this column: taken as listed by the latest pass (the next pass settles it)\nUPDATE \"pending_run\" SET \"listed_by_pass\" = COALESCE((SELECT MAX(\"id\") FROM \"ingest_pass\"), 0);\n"
     }
   ]
 };
