@@ -69,20 +69,15 @@ export async function recordFailedTry(db: Sql, run: ProwRun, now: number, tried:
 export interface PendingRow {
   run: ProwRun;
   attempts: number;
-  lastError: string;
-  /** when Deck last listed it (Unix seconds) */
-  lastSeen: number;
   /** not tried again before (Unix seconds) */
   nextCheck: number;
 }
 
 export async function listPending(db: Sql): Promise<PendingRow[]> {
-  const rows = await db.all<{ record: string; attempts: number; last_error: string; last_seen: number | bigint; next_check: number | bigint }>(
-    'SELECT record, attempts, last_error, last_seen, next_check FROM pending_run ORDER BY started, job, build_id',
-  );
+  const rows = await db.all<{ record: string; attempts: number; next_check: number }>('SELECT record, attempts, next_check FROM pending_run ORDER BY started, job, build_id');
   return rows.flatMap((r) => {
     try {
-      return [{ run: JSON.parse(r.record) as ProwRun, attempts: Number(r.attempts), lastError: r.last_error, lastSeen: Number(r.last_seen), nextCheck: Number(r.next_check) }];
+      return [{ run: JSON.parse(r.record) as ProwRun, attempts: Number(r.attempts), nextCheck: Number(r.next_check) }];
     } catch {
       return [];
     }
