@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testId } from '../lib/ids';
+import { NOT_FINISHED } from '../lib/ingest/pass';
+import { closeDatabase, openDatabase } from '../lib/store/db';
 import { sampleWorld, type Truth } from '../tests/helpers/world';
 import { launchChromium, newPage } from './support/browser';
 import { END_ISO, TEST_OUTPUT } from './support/server';
@@ -152,6 +154,28 @@ describe('jobs, runs and search', () => {
     const link = page.locator('[data-testid="job-pending"] a', { hasText: `#${buildId}` });
     expect(await link.getAttribute('href')).toMatch(new RegExp(`^https?://[^/]+/view/gs/.+/${buildId}$`));
     await page.context().close();
+  });
+
+  it('tells a run Deck stopped listing unfinished from one still running', async () => {
+    const { job, buildId } = truth.runs.pendingRuns.find((r) => !r.job.startsWith('release-promote'))!;
+    // as a pass leaves a run Deck no longer lists and whose finished.json is not there yet (restored
+    // after: the other files read the same database)
+    const db = await openDatabase(inject('dbUrl'));
+    const before = (await db.get<{ listed_by_pass: number; last_error: string }>('SELECT listed_by_pass, last_error FROM pending_run WHERE build_id = ?', [buildId]))!;
+    await db.run('UPDATE pending_run SET listed_by_pass = 0, last_error = ? WHERE build_id = ?', [NOT_FINISHED, buildId]);
+    try {
+      const { page } = await newPage(browser);
+      await page.goto(`${baseUrl}/jobs/${encodeURIComponent(job)}?${at}`);
+      const item = page.locator('[data-testid="job-pending"] li', { hasText: `#${buildId}` });
+      expect(await item.getAttribute('class')).toBe('muted');
+      expect(await item.innerText()).toMatch(new RegExp(`lost track: Deck stopped listing it after .+${NOT_FINISHED}`, 's'));
+      const others = page.locator('[data-testid="job-pending"] li', { hasNotText: `#${buildId}` });
+      for (const text of await others.allInnerTexts()) expect(text).not.toContain('lost track');
+      await page.context().close();
+    } finally {
+      await db.run('UPDATE pending_run SET listed_by_pass = ?, last_error = ? WHERE build_id = ?', [before.listed_by_pass, before.last_error, buildId]);
+      await closeDatabase(db);
+    }
   });
 
   it('charts matching runs per day for a search', async () => {
