@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testId } from '../lib/ids';
+import { closeDatabase, openDatabase } from '../lib/store/db';
 import { sampleWorld, type Truth } from '../tests/helpers/world';
 import { launchChromium, newPage } from './support/browser';
 import { END_ISO, TEST_OUTPUT } from './support/server';
@@ -82,6 +83,36 @@ describe('promotion page', () => {
       expect(await page.locator('h1').innerText()).toContain(ref.buildId);
     }
     await page.context().close();
+  });
+
+  it('lists a blocking job\'s pending runs, one Deck stopped listing unfinished marked "lost track"', async () => {
+    // two runs of the blocked gate's job, pending as passes leave them: one Deck lists, one it stopped
+    // listing an hour before the end (removed after: the other files read the same database)
+    const job = blocked.latestRun.job;
+    const end = Date.parse(END_ISO) / 1000;
+    const db = await openDatabase(inject('dbUrl'));
+    const { id: lastPass } = (await db.get<{ id: number }>('SELECT MAX(id) AS id FROM ingest_pass'))!;
+    const pending = (buildId: string, lastSeen: number, listedByPass: number) =>
+      db.run('INSERT INTO pending_run (job, build_id, url, state, started, first_seen, last_seen, listed_by_pass) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+        job, buildId, `https://prow.example/view/gs/bucket/logs/${job}/${buildId}`, 'pending', end - 7200, end - 7200, lastSeen, listedByPass,
+      ]);
+    await pending('9000000000000000001', end, lastPass);
+    await pending('9000000000000000002', end - 3600, 0);
+    try {
+      const { page } = await newPage(browser);
+      await page.goto(`${baseUrl}/promotion?${at}`);
+      const cell = page.locator(`[data-testid="gate"][data-gate="${blocked.name}"] [data-testid="gate-job"][data-job="${job}"] td[data-label="Pending now"]`);
+      const running = cell.locator('li', { hasText: '9000000000000000001' });
+      const lost = cell.locator('li', { hasText: '9000000000000000002' });
+      expect(await running.getAttribute('class')).toBe('state-pending');
+      expect(await running.innerText()).not.toContain('lost track');
+      expect(await lost.getAttribute('class')).toBe('muted');
+      expect(await lost.innerText()).toMatch(/lost track: Deck stopped listing it after .+, no result yet/s);
+      await page.context().close();
+    } finally {
+      await db.run("DELETE FROM pending_run WHERE build_id IN ('9000000000000000001', '9000000000000000002')");
+      await closeDatabase(db);
+    }
   });
 
   it("leads from a failing test to that test's page", async () => {
