@@ -3,7 +3,8 @@
 // (about 0.15 s of CPU) for three statements.
 import type { ProwRun } from '../parse/types';
 import { insertMany } from '../store/bulk';
-import type { Database, Param, Sql } from '../store/db';
+import type { Param, Sql } from '../store/db';
+import { onPendingRows } from '../store/pending';
 import type { PassSummary } from './pass';
 
 /**
@@ -21,8 +22,8 @@ export function backoffSeconds(attempts: number, cap = 86_400): number {
  */
 export const LISTED_MAX_WAIT = 3600;
 
-/** A try that could not take a run: the tries so far (this one included) and why. */
-export interface FailedTry {
+/** A pending run's tries: those that could not take it so far (0 for a run Deck lists unfinished), and why the last failed. */
+export interface PendingTries {
   attempts: number;
   error: string;
   /** the pass whose Deck listing has the run; 0 when Deck no longer lists it (then `last_seen` keeps when it last did) */
@@ -34,36 +35,27 @@ const latest = (column: string) => `${column} = CASE WHEN excluded.${column} > p
 const PENDING_UPSERT = `ON CONFLICT (job, build_id) DO UPDATE SET state = excluded.state, url = excluded.url, ${latest('last_seen')}, ${latest('listed_by_pass')},
   attempts = excluded.attempts, last_error = excluded.last_error, record = excluded.record, next_check = excluded.next_check`;
 
-function pendingRow(run: ProwRun, now: number, tried: FailedTry): Param[] {
+function pendingRow(run: ProwRun, now: number, tried: PendingTries): Param[] {
   const { attempts, listedByPass } = tried;
   const nextCheck = attempts ? now + backoffSeconds(attempts, listedByPass ? LISTED_MAX_WAIT : undefined) : 0;
   return [run.job, run.buildId, run.url, run.state, run.started, now, listedByPass ? now : 0, listedByPass, attempts, tried.error.slice(0, 2000), JSON.stringify(run), nextCheck];
 }
 
-/** Remembers runs Deck lists unfinished, in one statement: taken as soon as Deck lists them finished. */
-export async function rememberUnfinished(db: Database, runs: ProwRun[], now: number, passId: number): Promise<void> {
-  const unique = new Map(runs.map((r) => [`${r.job}/${r.buildId}`, r])); // an upsert may touch a row once
-  const rows = [...unique.values()].map((r) => pendingRow(r, now, { attempts: 0, error: '', listedByPass: passId }));
+/**
+ * Keeps runs pending, in one statement: runs Deck lists unfinished (no attempts; taken as soon as
+ * Deck lists them finished), and runs after a try that could not take them (the next try waits
+ * backoffSeconds(attempts), at most an hour while Deck lists the run).
+ */
+export async function upsertPending(db: Sql, tries: readonly { run: ProwRun; tried: PendingTries }[], now: number): Promise<void> {
+  // an upsert may touch a row once
+  const unique = new Map(tries.map((t) => [`${t.run.job}/${t.run.buildId}`, t]));
+  const rows = [...unique.values()].map((t) => pendingRow(t.run, now, t.tried));
   if (rows.length) await db.tx((sql) => insertMany(sql, 'pending_run', PENDING_COLUMNS, rows, PENDING_UPSERT));
 }
 
 /** Notes that Deck still lists these pending runs (waiting for their next try, they are not lost). */
 export async function markListed(db: Sql, runs: ProwRun[], now: number, passId: number): Promise<void> {
-  for (let i = 0; i < runs.length; i += 400) {
-    const chunk = runs.slice(i, i + 400);
-    await db.run(
-      `UPDATE pending_run SET last_seen = ?, listed_by_pass = ? WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`,
-      [now, passId, ...chunk.flatMap((r) => [r.job, r.buildId])],
-    );
-  }
-}
-
-/**
- * Keeps a run pending after a try that could not take it; the next try waits backoffSeconds(attempts),
- * at most an hour while Deck lists the run.
- */
-export async function recordFailedTry(db: Sql, run: ProwRun, now: number, tried: FailedTry): Promise<void> {
-  await db.run(`INSERT INTO pending_run (${PENDING_COLUMNS.join(', ')}) VALUES (${PENDING_COLUMNS.map(() => '?').join(', ')}) ${PENDING_UPSERT}`, pendingRow(run, now, tried));
+  await onPendingRows(db, runs, (where) => `UPDATE pending_run SET last_seen = ?, listed_by_pass = ? WHERE ${where}`, [now, passId]);
 }
 
 export interface PendingRow {

@@ -10,7 +10,7 @@ import type { Database } from '../store/db';
 import { knownRuns, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
-import { backoffSeconds, listPending, markListed, recordFailedTry, recordPassEnd, recordPassStart, rememberUnfinished, type PendingRow } from './bookkeeping';
+import { backoffSeconds, listPending, markListed, recordPassEnd, recordPassStart, upsertPending, type PendingRow } from './bookkeeping';
 import { createProgress, type Progress } from './progress';
 import { hasFinished, httpClientFor } from './run';
 import { createRunReader, type AssembledRun } from './runReader';
@@ -123,7 +123,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
       if (!stored) work.push({ run, update: false, listedByPass: passId, pending });
       else if (stored.state !== run.state || dueForReread(stored, now)) work.push({ run, update: true, readAttempts: stored.readAttempts, listedByPass: passId, pending });
     }
-    await rememberUnfinished(db, unfinished, now, passId);
+    await upsertPending(db, unfinished.map((run) => ({ run, tried: { attempts: 0, error: '', listedByPass: passId } })), now);
     await markListed(db, waiting, now, passId);
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists, when their turn has
     // come: finished since? Checked all at once (a few may be hundreds after a Deck restart), then
@@ -137,11 +137,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     );
     for (const { p } of checks.filter((c) => c.finished)) work.push({ run: { ...p.run, state: 'pending' }, update: false, listedByPass: 0, pending: p });
     const stillUnfinished = checks.filter((c) => !c.finished);
-    if (stillUnfinished.length) {
-      await db.tx(async (sql) => {
-        for (const { p, error } of stillUnfinished) await recordFailedTry(sql, p.run, now, { attempts: p.attempts + 1, error, listedByPass: 0 });
-      });
-    }
+    await upsertPending(db, stillUnfinished.map(({ p, error }) => ({ run: p.run, tried: { attempts: p.attempts + 1, error, listedByPass: 0 } })), now);
     work.sort((a, b) => byStart(a.run, b.run));
 
     progress.start(work.length);

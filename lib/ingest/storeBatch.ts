@@ -8,7 +8,7 @@ import type { Catalog } from '../store/catalog';
 import type { Database, Sql } from '../store/db';
 import { writeRuns, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
-import { recordFailedTry } from './bookkeeping';
+import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
 
 export interface RunToStore {
@@ -50,11 +50,11 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
     const { run, read } = item;
     const none = { run, testResults: 0, parseErrors: 0 };
     if (read instanceof Error) {
-      await recordFailedTry(sql, run, now, failedTry(item, read.message));
+      await upsertPending(sql, [{ run, tried: failedTry(item, read.message) }], now);
       out.push({ ...none, outcome: 'failed', message: read.message });
     } else if (!FINISHED_STATES.has(read.record.state) || (run.state === 'pending' && !read.record.finished)) {
       // a run Deck no longer lists, whose finished.json was listed but gave no result
-      await recordFailedTry(sql, run, now, failedTry(item, 'not finished: its finished.json gave no result'));
+      await upsertPending(sql, [{ run, tried: failedTry(item, 'not finished: its finished.json gave no result') }], now);
       out.push({ ...none, outcome: 'pending' });
     } else {
       if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
@@ -82,7 +82,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
       await catalog.reload(db);
       const message = `storing failed: ${(e as Error).message}`;
       try {
-        await recordFailedTry(db, item.run, now, failedTry(item, message));
+        await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);
       } catch {
         // the run's own values may be what the database refuses (then Deck lists it again next
         // pass); only a database that answers nothing stops the pass, with its error

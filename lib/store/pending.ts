@@ -1,6 +1,6 @@
 // A job's pending runs as the pages show them: running, not fetched yet, or lost track of (Deck
 // stopped listing them before they finished, and no finished.json has appeared since).
-import type { Sql } from './db';
+import type { Param, Sql } from './db';
 
 export interface PendingRun {
   buildId: string;
@@ -29,4 +29,15 @@ export async function pendingRunsOf(db: Sql, job: string, at = Number.MAX_SAFE_I
     buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
     listed: Number(r.listed_by_pass) >= lastPass, lastListed: Number(r.last_seen),
   }));
+}
+
+/**
+ * Runs a statement on the pending rows of these runs, 500 runs at a time: `statement` gets the WHERE
+ * condition that names them, `leading` the parameters before theirs.
+ */
+export async function onPendingRows(sql: Sql, runs: readonly { job: string; buildId: string }[], statement: (where: string) => string, leading: Param[] = []): Promise<void> {
+  for (let i = 0; i < runs.length; i += 500) {
+    const chunk = runs.slice(i, i + 500);
+    await sql.run(statement(chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')), [...leading, ...chunk.flatMap((r) => [r.job, r.buildId])]);
+  }
 }

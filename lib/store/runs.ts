@@ -6,6 +6,7 @@ import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
 import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
+import { onPendingRows } from './pending';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
 /** Raw failure text kept per outcome (the normalised text lives once on the signature). */
@@ -128,8 +129,5 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
   await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
   const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
-  for (let c = 0; c < cleared.length; c += 500) {
-    const chunk = cleared.slice(c, c + 500);
-    await sql.run(`DELETE FROM pending_run WHERE ${chunk.map(() => '(job = ? AND build_id = ?)').join(' OR ')}`, chunk.flatMap((r) => [r.job, r.buildId]));
-  }
+  await onPendingRows(sql, cleared, (where) => `DELETE FROM pending_run WHERE ${where}`);
 }
