@@ -116,6 +116,7 @@ export class SignatureIndex {
   private readonly matchCache: TwoGenerationCache<CachedMatch>;
   private readonly rawCacheMaxLength: number;
   private readonly editWorkBudget: number;
+  private digestOf: { size: number; digest: string } | undefined; // see digest
   readonly stats: SignatureIndexStats = {
     assigned: 0, rawCacheHits: 0, exactHits: 0, matchCacheHits: 0, fuzzySearches: 0, editDistanceChecks: 0, searchesCutShort: 0,
   };
@@ -131,6 +132,16 @@ export class SignatureIndex {
 
   get size(): number {
     return this.all.length;
+  }
+
+  /**
+   * What the index holds, as signatureOrderDigest of its hashes in creation order: an index kept from
+   * an earlier pass clusters as a new one would exactly when their digests are equal (its caches only
+   * remember what its signatures give).
+   */
+  digest(): string {
+    if (this.digestOf?.size !== this.all.length) this.digestOf = { size: this.all.length, digest: signatureOrderDigest(this.all.map((s) => s.hash)) };
+    return this.digestOf.digest;
   }
 
   /** All signatures in creation order (loaded ones by id first). */
@@ -335,6 +346,11 @@ function lengthWindow(length: number): [number, number] {
     else hi = mid;
   }
   return [low, lo];
+}
+
+/** A digest of signature hashes in creation order (see SignatureIndex.digest). */
+export function signatureOrderDigest(hashes: readonly string[]): string {
+  return createHash('sha1').update(hashes.join('\n')).digest('hex');
 }
 
 export function collisionHash(text: string, n: number): string {

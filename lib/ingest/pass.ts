@@ -33,6 +33,12 @@ export interface PassSummary {
   source: string;
   /** where runs were parsed and their failures clustered */
   parsedOn: string;
+  /**
+   * What the pass took over from the process's previous pass instead of reading or building again
+   * (passes of `ingest --interval`, while the database holds what they know): the catalog of jobs,
+   * tests, test sets and signatures, and the clustering index.
+   */
+  kept: { catalog: boolean; signatureIndex: boolean };
   warnings: string[];
 }
 
@@ -87,7 +93,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { catalog: false, signatureIndex: false }, warnings: [] };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -141,9 +147,11 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     work.sort((a, b) => byStart(a.run, b.run));
 
     progress.start(work.length);
-    const catalog = await Catalog.load(db);
-    const reader = await createRunReader({ config, signatures: catalog.signatures, http, morePasses: opts.morePasses });
+    const { catalog, kept } = await Catalog.forPass(db);
+    const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
+    const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
+    summary.kept = { catalog: kept, signatureIndex: reader.indexKept };
     // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
     // and reading overlaps storing. Runs already read are stored together (lib/ingest/storeBatch.ts);
@@ -215,6 +223,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.seconds = (performance.now() - t0) / 1000;
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'ok');
+    catalog.keep(db);
     return summary;
   } catch (e) {
     summary.seconds = (performance.now() - t0) / 1000;

@@ -2,13 +2,14 @@
 // downloaded and sends them back in the order they came, a message's runs in one answer
 // (lib/ingest/runReader.ts, lib/ingest/runWire.ts). Kept between passes.
 import { parentPort } from 'node:worker_threads';
-import type { StoredSignature } from '../analysis/signatures';
+import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
 import type { Config } from '../config';
-import { RunAssembler } from './runReader';
+import { leaveIndex, RunAssembler, takeIdleIndex, type BeginAnswer } from './runReader';
 import { unpackFetched, WireEncoder, type WireFetched } from './runWire';
 
 type Message =
-  | { pass: number; begin: { config: Config; signatures: StoredSignature[] } }
+  // `signatures` only when the thread answered that it needs them
+  | { pass: number; begin: { config: Config; digest: string; signatures?: StoredSignature[] } }
   | { pass: number; end: true }
   | ({ pass: number } & WireFetched);
 
@@ -16,11 +17,20 @@ let current: { pass: number; assembler: RunAssembler; encoder: WireEncoder } | u
 
 parentPort!.on('message', (m: Message) => {
   if ('begin' in m) {
-    const assembler = new RunAssembler(m.begin.config, m.begin.signatures);
+    const { config, digest, signatures } = m.begin;
+    const kept = takeIdleIndex(digest);
+    if (!kept && !signatures) {
+      parentPort!.postMessage({ pass: m.pass, needSignatures: true } satisfies BeginAnswer);
+      return;
+    }
+    const assembler = new RunAssembler(config, kept ?? new SignatureIndex(signatures));
     current = { pass: m.pass, assembler, encoder: new WireEncoder(assembler.names) };
-    parentPort!.postMessage({ pass: m.pass, ready: true });
+    parentPort!.postMessage({ pass: m.pass, ready: true, indexKept: !!kept } satisfies BeginAnswer);
   } else if ('end' in m) {
-    if (current?.pass === m.pass) current = undefined;
+    if (current?.pass === m.pass) {
+      leaveIndex(current.assembler.index);
+      current = undefined;
+    }
   } else if (current?.pass === m.pass) {
     const { assembler, encoder } = current;
     const answers = unpackFetched(m).map(({ id, fetched }) => {

@@ -2,6 +2,7 @@
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
 import os from 'node:os';
+import { signatureOrderDigest } from '../../lib/analysis/signatures';
 import { createRunReader, READER_THREAD_MIN_CORES, type AssembledRun } from '../../lib/ingest/runReader';
 import { packFetched, unpackFetched, WireDecoder, WireEncoder } from '../../lib/ingest/runWire';
 import { TestNames } from '../../lib/parse/testNames';
@@ -60,7 +61,7 @@ describe('where runs are assembled by default', () => {
     const config = { prow: { url: 'http://127.0.0.1:9' } };
     const kinds = [];
     for (const [morePasses, workers] of [[false, undefined], [true, undefined], [true, 0], [false, 1]] as const) {
-      const reader = await createRunReader({ config: { ...config, ...(workers === undefined ? {} : { ingest: { workers } }) }, signatures: [], morePasses });
+      const reader = await createRunReader({ config: { ...config, ...(workers === undefined ? {} : { ingest: { workers } }) }, signatures: { digest: signatureOrderDigest([]), load: async () => [] }, morePasses });
       kinds.push(reader.kind);
       await reader.close();
     }

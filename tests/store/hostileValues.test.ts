@@ -3,6 +3,7 @@
 // stored without NUL, and with lone surrogates as U+FFFD, on both engines, so both keep the same
 // data. And a run whose values the database refuses outright fails alone: the batch and the pass go on.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SignatureIndex } from '../../lib/analysis/signatures';
 import { RunAssembler } from '../../lib/ingest/runReader';
 import { storeBatch } from '../../lib/ingest/storeBatch';
 import { validateConfig } from '../../lib/config';
@@ -12,7 +13,7 @@ import { Catalog } from '../../lib/store/catalog';
 import type { Database } from '../../lib/store/db';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
 
-const assembler = () => new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), []);
+const assembler = () => new RunAssembler(validateConfig({ prow: { url: 'https://prow.example' } }), new SignatureIndex());
 
 describeEachDatabase('hostile values', (kind) => {
   let t: TestDatabase;
