@@ -45,48 +45,82 @@ function rollHashes(s: string, width: number, top: number, fn: (h: number, start
 }
 
 export class PatternIndex {
-  readonly patterns: readonly string[];
-  private readonly anchored: Anchored[] = [];
+  private readonly list: string[];
+  private readonly byWidth = new Map<number, Anchored>();
+  /** the groups with entries (findAll's loop) */
+  private anchored: Anchored[] = [];
   private readonly bloom = new Uint8Array(BLOOM_BITS / 8);
+  /**
+   * Approximate window frequencies over the patterns given to the constructor (see anchor); kept,
+   * saturating at 255 (a quarter of the memory), only when `growable` (for push).
+   */
+  private counts: Uint32Array | Uint8Array;
 
-  /** `patterns` must be non-empty strings; duplicates are allowed (each is reported). */
-  constructor(patterns: readonly string[], readonly window = 24) {
-    this.patterns = patterns;
-    const byWidth = new Map<number, Anchored>();
-    const group = (width: number) => {
-      let g = byWidth.get(width);
-      if (!g) byWidth.set(width, (g = { width, top: pow(width), entries: new Map() }));
-      return g;
-    };
-    // Approximate window frequencies over all long patterns (a hashed counter: collisions only make
-    // a window look commoner than it is, which at worst picks a less rare anchor).
-    const main = group(window);
+  /**
+   * `patterns` must be non-empty strings; duplicates are allowed (each is reported). `growable`:
+   * patterns will be pushed.
+   */
+  constructor(patterns: readonly string[], readonly window = 24, growable = false) {
+    this.list = [...patterns];
+    // A hashed counter: collisions only make a window look commoner than it is, which at worst picks
+    // a less rare anchor.
+    const top = this.group(window).top;
     let windows = 0;
     for (const p of patterns) windows += Math.max(0, p.length - window + 1);
     const slots = Math.min(MAX_COUNT_SLOTS, 2 ** Math.ceil(Math.log2(Math.max(1024, windows * 2))));
-    const counts = new Uint32Array(slots);
-    for (const p of patterns) if (p.length >= window) rollHashes(p, window, main.top, (h) => counts[(h >>> 0) % slots]++);
-    patterns.forEach((p, index) => {
-      if (p.length === 0) return;
-      if (p.length < window) {
-        const g = group(p.length);
-        this.add(g, hashAt(p, 0, p.length), index, 0);
-        return;
+    const counts = (this.counts = new Uint32Array(slots));
+    for (const p of patterns) if (p.length >= window) rollHashes(p, window, top, (h) => counts[(h >>> 0) % slots]++);
+    this.list.forEach((p, index) => this.anchor(p, index));
+    this.anchored = [...this.byWidth.values()].filter((g) => g.entries.size > 0);
+    this.counts = new Uint8Array(growable ? slots : 0);
+    for (let i = 0; i < this.counts.length; i++) this.counts[i] = counts[i] > 255 ? 255 : counts[i];
+  }
+
+  get patterns(): readonly string[] {
+    return this.list;
+  }
+
+  /**
+   * Adds a pattern; returns its number. Its anchor is chosen by the constructor's window counts, so
+   * an index grown far beyond what it was built with finds as before, with commoner anchors.
+   */
+  push(pattern: string): number {
+    if (!this.counts.length) throw new Error('PatternIndex: not built growable');
+    const index = this.list.push(pattern) - 1;
+    const g = this.anchor(pattern, index);
+    if (g && !this.anchored.includes(g)) this.anchored.push(g);
+    return index;
+  }
+
+  private group(width: number): Anchored {
+    let g = this.byWidth.get(width);
+    if (!g) this.byWidth.set(width, (g = { width, top: pow(width), entries: new Map() }));
+    return g;
+  }
+
+  /** Anchors pattern `index` by its rarest window, or by its whole length when shorter than one. */
+  private anchor(p: string, index: number): Anchored | undefined {
+    if (p.length === 0) return undefined;
+    if (p.length < this.window) {
+      const g = this.group(p.length);
+      this.add(g, hashAt(p, 0, p.length), index, 0);
+      return g;
+    }
+    const main = this.group(this.window);
+    const { counts } = this;
+    let best = 0;
+    let bestHash = 0;
+    let bestCount = Infinity;
+    rollHashes(p, this.window, main.top, (h, start) => {
+      const c = counts[(h >>> 0) % counts.length];
+      if (c < bestCount) {
+        bestCount = c;
+        best = start;
+        bestHash = h;
       }
-      let best = 0;
-      let bestHash = 0;
-      let bestCount = Infinity;
-      rollHashes(p, window, main.top, (h, start) => {
-        const c = counts[(h >>> 0) % slots];
-        if (c < bestCount) {
-          bestCount = c;
-          best = start;
-          bestHash = h;
-        }
-      });
-      this.add(main, bestHash, index, best);
     });
-    this.anchored = [...byWidth.values()].filter((g) => g.entries.size > 0);
+    this.add(main, bestHash, index, best);
+    return main;
   }
 
   private add(g: Anchored, h: number, pattern: number, offset: number): void {
@@ -115,7 +149,7 @@ export class PatternIndex {
             for (let i = 0; i < list.length; i += 2) {
               const pattern = list[i];
               const start = pos - list[i + 1];
-              const p = this.patterns[pattern];
+              const p = this.list[pattern];
               if (start >= 0 && start + p.length <= text.length && text.startsWith(p, start)) out.push({ pattern, start, end: start + p.length });
             }
           }

@@ -18,14 +18,15 @@ export interface RelinkResult {
   removed: number;
   added: number;
   dropped: number;
+  /** the indexes of the last relink in this process were brought up to date, not built again */
+  indexesKept: boolean;
 }
 
 type Key = string;
 const key = (bug: number, test: string, sig: string): Key => `${bug}\u0000${test}\u0000${sig}`;
 
-/** Signature texts page by page (a database may hold hundreds of thousands). */
-async function* signaturePages(db: Sql): AsyncGenerator<{ id: number; hash: string; text: string }[]> {
-  let after = 0;
+/** Signature texts page by page (a database may hold hundreds of thousands), those after id `after`. */
+async function* signaturePages(db: Sql, after = 0): AsyncGenerator<{ id: number; hash: string; text: string }[]> {
   for (;;) {
     const rows = await db.all<{ id: number; hash: string; text: string }>('SELECT id, hash, text FROM signature WHERE id > ? ORDER BY id LIMIT ?', [after, PAGE]);
     if (!rows.length) return;
@@ -34,22 +35,73 @@ async function* signaturePages(db: Sql): AsyncGenerator<{ id: number; hash: stri
   }
 }
 
-/** The automatic links every bug should have now (before suppression by hand). */
-async function desiredLinks(db: Database): Promise<Map<Key, { bug: number; test: string; sig: string; reason: string }>> {
-  // Without bugs there is nothing to link: skip indexing every test name and signature (each pass).
-  if (!(await db.get<{ id: number }>('SELECT id FROM bug LIMIT 1'))) return new Map();
-  const tests = await db.all<{ hash: string; name: string }>('SELECT hash, name FROM test');
-  const names = new TestNameIndex(tests.map((t) => t.name));
-  const selector = new SignatureKeySelector(tests.map((t) => t.name));
-  for await (const page of signaturePages(db)) for (const s of page) selector.count(s.text);
-  const keyed: { key: string; lines: string[] }[] = [];
-  for await (const page of signaturePages(db)) {
-    for (const s of page) {
-      const lines = selector.keys(s.text);
-      if (lines.length) keyed.push({ key: s.hash, lines });
-    }
+/** What bug texts are searched with: the test names, and the key lines of the signatures read. */
+interface LinkIndexes {
+  tests: { hash: string; name: string }[];
+  names: TestNameIndex;
+  selector: SignatureKeySelector;
+  quotes: SignatureQuoteIndex<string>;
+  /** the newest test (id and hash) when the tests were read */
+  newestTest: string;
+  /** the newest signature read */
+  newestSignature: { id: number; hash: string };
+}
+
+/** A table's row count and its newest row, as "id hash" ('' when empty). */
+async function tableState(db: Sql, table: 'test' | 'signature'): Promise<{ count: number; newest: string }> {
+  const [[count, newest]] = await db.rows(`SELECT (SELECT COUNT(*) FROM ${table}), (SELECT id || ' ' || hash FROM ${table} ORDER BY id DESC LIMIT 1)`);
+  return { count: Number(count), newest: (newest as string | null) ?? '' };
+}
+
+/**
+ * The indexes of the last relink on this database object, kept for the next one (see linkIndexes).
+ * At 30,000 tests and 50,000 signatures building them took 5-6 s, every pass.
+ */
+const keptIndexes = new WeakMap<Database, LinkIndexes>();
+
+/**
+ * The indexes for a relink: those of the last one on this database object brought up to date (the
+ * signatures added since are read and indexed), else built from every test and signature. Kept ones
+ * serve while the tests are the same (a new test name changes every signature's candidate lines)
+ * and the signatures read are all there are: rows are never deleted from either table, so equal
+ * counts mean equal contents; the newest row is compared too (a database emptied and filled again).
+ */
+async function linkIndexes(db: Database): Promise<{ indexes: LinkIndexes; kept: boolean }> {
+  const testsNow = await tableState(db, 'test');
+  let k = keptIndexes.get(db);
+  keptIndexes.delete(db);
+  let kept = true;
+  if (!k || testsNow.count !== k.tests.length || testsNow.newest !== k.newestTest) {
+    kept = false;
+    const tests = await db.all<{ hash: string; name: string }>('SELECT hash, name FROM test');
+    const names = tests.map((t) => t.name);
+    k = { tests, names: new TestNameIndex(names), selector: new SignatureKeySelector(names), quotes: new SignatureQuoteIndex([]), newestTest: testsNow.newest, newestSignature: { id: 0, hash: '' } };
   }
-  const quotes = new SignatureQuoteIndex(keyed);
+  const read = async (from: LinkIndexes) => {
+    for await (const page of signaturePages(db, from.newestSignature.id)) {
+      for (const s of page) from.selector.add(s.hash, s.text);
+      from.newestSignature = page[page.length - 1];
+    }
+  };
+  await read(k);
+  const signaturesNow = await tableState(db, 'signature');
+  if (signaturesNow.count !== k.selector.size || signaturesNow.newest !== (k.selector.size ? `${k.newestSignature.id} ${k.newestSignature.hash}` : '')) {
+    // rows another writer committed under lower ids, or a database filled again: all of them anew
+    kept = false;
+    k.selector = new SignatureKeySelector(k.tests.map((t) => t.name));
+    k.newestSignature = { id: 0, hash: '' };
+    await read(k);
+  }
+  k.quotes.setKeys(k.selector.keyed());
+  return { indexes: k, kept };
+}
+
+/** The automatic links every bug should have now (before suppression by hand). */
+async function desiredLinks(db: Database): Promise<{ links: Map<Key, { bug: number; test: string; sig: string; reason: string }>; indexesKept: boolean }> {
+  // Without bugs there is nothing to link: skip indexing every test name and signature (each pass).
+  if (!(await db.get<{ id: number }>('SELECT id FROM bug LIMIT 1'))) return { links: new Map(), indexesKept: false };
+  const { indexes, kept } = await linkIndexes(db);
+  const { tests, names, quotes } = indexes;
 
   const out = new Map<Key, { bug: number; test: string; sig: string; reason: string }>();
   const bySignature: { bug: number; sig: string; reason: string }[] = [];
@@ -80,12 +132,13 @@ async function desiredLinks(db: Database): Promise<Map<Key, { bug: number; test:
       out.set(k, { bug, test, sig, reason });
     }
   }
-  return out;
+  keptIndexes.set(db, indexes);
+  return { links: out, indexesKept: kept };
 }
 
 /** Brings the automatic links up to date; hand-made links and unlinks are kept as they are. */
 export async function relinkBugs(db: Database, now = Math.floor(Date.now() / 1000)): Promise<RelinkResult> {
-  const desired = await desiredLinks(db);
+  const { links: desired, indexesKept } = await desiredLinks(db);
   return db.tx(async (sql) => {
     const existing = await sql.all<{ id: number; bug_pk: number; test_hash: string; signature_hash: string; reason: string; manual: number; removed: number }>(
       'SELECT id, bug_pk, test_hash, signature_hash, reason, manual, removed FROM bug_link',
@@ -94,7 +147,7 @@ export async function relinkBugs(db: Database, now = Math.floor(Date.now() / 100
     const suppressedTest = new Set<string>();
     const suppressedSig = new Set<string>();
     const computed = new Map<Key, { id: number; reason: string }>();
-    const result: RelinkResult = { automatic: 0, manual: 0, removed: 0, added: 0, dropped: 0 };
+    const result: RelinkResult = { automatic: 0, manual: 0, removed: 0, added: 0, dropped: 0, indexesKept };
     for (const r of existing) {
       const k = key(r.bug_pk, r.test_hash, r.signature_hash);
       if (!r.manual) {

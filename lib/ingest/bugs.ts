@@ -28,6 +28,8 @@ export interface BugRefreshOptions {
 export interface BugRefreshResult {
   summary: string;
   warnings: string[];
+  /** linking brought the indexes of this process's last relink up to date (see relinkBugs) */
+  linkIndexesKept: boolean;
 }
 
 type Fetched = FetchResult & { complete: boolean; unchanged: number };
@@ -105,11 +107,13 @@ export async function refreshBugs(opts: BugRefreshOptions): Promise<BugRefreshRe
   if (!parts.length) parts.push('no tracker configured');
 
   let links = '';
+  let linkIndexesKept = false;
   try {
     const r = await relinkBugs(db);
+    linkIndexesKept = r.indexesKept;
     links = `; links: ${r.automatic} automatic (+${r.added} -${r.dropped}), ${r.manual} by hand, ${r.removed} unlinked by hand`;
   } catch (e) {
     warnings.push(`bugs: linking failed: ${(e as Error).message}`);
   }
-  return { summary: `bugs: ${parts.join(', ')}${links}`, warnings };
+  return { summary: `bugs: ${parts.join(', ')}${links}`, warnings, linkIndexesKept };
 }

@@ -36,9 +36,9 @@ export interface PassSummary {
   /**
    * What the pass took over from the process's previous pass instead of reading or building again
    * (passes of `ingest --interval`, while the database holds what they know): the catalog of jobs,
-   * tests, test sets and signatures, and the clustering index.
+   * tests, test sets and signatures, the clustering index, and the indexes bug linking searches with.
    */
-  kept: { catalog: boolean; signatureIndex: boolean };
+  kept: { catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
   warnings: string[];
 }
 
@@ -93,7 +93,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { catalog: false, signatureIndex: false }, warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [] };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -151,7 +151,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
     const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
-    summary.kept = { catalog: kept, signatureIndex: reader.indexKept };
+    summary.kept = { ...summary.kept, catalog: kept, signatureIndex: reader.indexKept };
     // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
     // and reading overlaps storing. Runs already read are stored together (lib/ingest/storeBatch.ts);
@@ -207,7 +207,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // Other sources refreshed by the same pass (each optional, none fatal to the rest):
     // SOURCE-REFRESH-HOOKS (bugs: lib/ingest/bugs.ts, payloads: lib/ingest/releases.ts)
     await refreshBugs({ config, db, http }).then(
-      (r) => (progress.log(r.summary), summary.warnings.push(...r.warnings)),
+      (r) => (progress.log(r.summary), summary.warnings.push(...r.warnings), (summary.kept.bugLinkIndexes = r.linkIndexesKept)),
       (e: Error) => summary.warnings.push(`bugs: ${e.message}`),
     );
     if (config.releaseController) {

@@ -35,6 +35,22 @@ describe('PatternIndex', () => {
       expect(got.sort()).toEqual(expected.sort());
     }
   });
+
+  it('finds patterns pushed after it was built as it finds those it was built with', () => {
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const word = (len: number) => Array.from({ length: len }, () => 'ab c'[rand(4)]).join('');
+    const patterns = Array.from({ length: 300 }, () => word(3 + rand(40)));
+    const built = new PatternIndex(patterns, 12);
+    const grown = new PatternIndex(patterns.slice(0, 50), 12, true);
+    for (const p of patterns.slice(50)) grown.push(p);
+    expect(() => built.push('abc')).toThrow(/not built growable/);
+    for (let t = 0; t < 20; t++) {
+      const text = word(2000) + patterns[rand(patterns.length)] + word(50);
+      const found = (index: PatternIndex) => index.findAll(text).map((m) => `${m.pattern}@${m.start}`).sort();
+      expect(found(grown)).toEqual(found(built));
+    }
+  });
 });
 
 describe('links by test name', () => {
@@ -131,22 +147,19 @@ describe('signature key lines', () => {
   it('treats a line shared by many signatures as boilerplate', () => {
     const shared = 'INFO: About to run a Kube e2e test, ensuring namespace is privileged and ready';
     const sigs = Array.from({ length: 10 }, (_, i) => `${shared}\nsomething specific number ${'abcdefghij'[i]} happened with the widget controller`);
-    const selector = new SignatureKeySelector();
-    for (const s of sigs) selector.count(s);
-    for (const s of sigs) expect(selector.keys(s).some((l) => l.includes('About to run'))).toBe(false);
-    expect(selector.keys(sigs[0]).length).toBe(1);
+    const selector = new SignatureKeySelector<number>();
+    sigs.forEach((s, i) => selector.add(i, s));
+    sigs.forEach((_, i) => expect(selector.keys(i).some((l) => l.includes('About to run'))).toBe(false));
+    expect(selector.keys(0).length).toBe(1);
   });
 });
 
 describe('links by signature quote', () => {
   const sig = signatureText(KUBELET('e2e-test-cli-deployment-x7k2p', 41230, 'deployment-test-1-b9z4q', 'Nov 14 10:00:01.123'));
   const selector = new SignatureKeySelector([DC]);
-  selector.count(sig);
-  selector.count(signatureText(DNS));
-  const index = new SignatureQuoteIndex([
-    { key: 'kubelet', lines: selector.keys(sig) },
-    { key: 'dns', lines: selector.keys(signatureText(DNS)) },
-  ]);
+  selector.add('kubelet', sig);
+  selector.add('dns', signatureText(DNS));
+  const index = new SignatureQuoteIndex(selector.keyed());
 
   it('links a bug quoting another occurrence of the failure (other names, numbers, times)', () => {
     const other = KUBELET('e2e-test-cli-deployment-q2w8r', 88001, 'deployment-test-1-m4n5p', 'Nov 20 23:59:59.999');
@@ -177,5 +190,34 @@ describe('computeAutoLinks', () => {
       b.key % 3 === 0 ? [`${b.key} t${b.key} name-in-summary`] : b.key % 3 === 1 ? [`${b.key} t${b.key + 1} name-in-description`] : [],
     );
     expect(links.names.map((l) => `${l.bug} ${l.test} ${l.reason}`).sort()).toEqual(expected.sort());
+  });
+});
+
+describe('key lines of signatures that keep coming', () => {
+  it('find, taken in as they come, what they find taken in all at once', () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer deployment rollout replica scheduler taint toleration kubelet eviction'.split(' ');
+    const line = () => Array.from({ length: 7 }, () => WORDS[rand(WORDS.length)]).join(' ');
+    // a line shared by many signatures (boilerplate: never a key) and lines of their own
+    const texts = Array.from({ length: 600 }, (_, i) => signatureText(`STEP: waiting for the cluster operators to settle down completely\nfail [pkg/f${i % 7}.go:12]: ${line()}\n${line()}\n${line()}`));
+    const incremental = new SignatureKeySelector<number>();
+    const quotes = new SignatureQuoteIndex<number>([]);
+    for (let from = 0; from < texts.length; from += 40) {
+      texts.slice(from, from + 40).forEach((t, k) => incremental.add(from + k, t));
+      quotes.setKeys(incremental.keyed());
+    }
+    const all = new SignatureKeySelector<number>();
+    texts.forEach((t, i) => all.add(i, t));
+    const fresh = new SignatureQuoteIndex(all.keyed());
+    let linked = 0;
+    for (let b = 0; b < 200; b++) {
+      const quoted = texts[rand(texts.length)].split('\n')[1 + rand(3)];
+      const text = bug('CI failure', `seen in a run:\n\n${quoted}\n\nand more`, [`STEP: waiting for the cluster operators to settle down completely`]);
+      const found = [...quotes.find(text)].sort((x, y) => x - y);
+      expect(found).toEqual([...fresh.find(text)].sort((x, y) => x - y));
+      if (found.length) linked++;
+    }
+    expect(linked).toBeGreaterThan(150);
   });
 });

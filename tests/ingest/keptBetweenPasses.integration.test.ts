@@ -1,7 +1,8 @@
-// The passes of one process (`ingest --interval`) keep the catalog and the clustering index of the
-// pass before instead of reading and building them again. That must never change what is stored:
-// passes in one process, on either reading thread, end with the database that one process per pass
-// gives, signatures created in the same order; and a pass after another process wrote builds again.
+// The passes of one process (`ingest --interval`) keep the catalog, the clustering index and the
+// bug linking indexes of the pass before instead of reading and building them again. That must never
+// change what is stored (runs, signatures and bug links): passes in one process, on either reading
+// thread, end with the database that one process per pass gives, signatures created in the same
+// order; and a pass after another process wrote reads and builds what depends on that order again.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -15,13 +16,14 @@ const ROOT = path.resolve(__dirname, '../..');
 const DAY = 86_400_000;
 // Deck as of four days before the end, two days before, and the end: each pass brings new failures
 const TIMES = [new Date(TEST_WORLD_END.getTime() - 4 * DAY), new Date(TEST_WORLD_END.getTime() - 2 * DAY), TEST_WORLD_END];
+const ALL_KEPT = { catalog: true, signatureIndex: true, bugLinkIndexes: true };
 const JOBS = '^(periodic-ci-openshift-release-master-nightly-4\\.2-e2e-(aws|gcp)|release-promote-.*)$';
 
 describeEachDatabase('passes of one process', (kind) => {
   let dir: string;
   let server: ReplayServer;
   const targets: TestDatabase[] = [];
-  let expected: { dump: Record<string, unknown[]>; signatureOrder: unknown[] };
+  let expected: Awaited<ReturnType<typeof contents>>;
 
   const config = (workers: number) => configFor(dir, server.url, { prow: { url: server.url, jobs: JOBS }, ingest: { workers } });
   const newTarget = async () => {
@@ -42,6 +44,7 @@ describeEachDatabase('passes of one process', (kind) => {
   const contents = async (db: Database) => ({
     dump: await logicalDump(db),
     signatureOrder: (await db.rows('SELECT hash FROM signature ORDER BY id')).map(([hash]) => hash),
+    bugLinks: await db.all('SELECT b.tracker, b.bug_id, l.test_hash, l.signature_hash, l.reason FROM bug_link l JOIN bug b ON b.id = l.bug_pk ORDER BY 1, 2, 3, 4'),
   });
 
   beforeAll(async () => {
@@ -68,22 +71,24 @@ describeEachDatabase('passes of one process', (kind) => {
         expect(s.runsNew).toBeGreaterThan(0);
         kept.push(s.kept);
       }
-      expect(kept.slice(1)).toEqual([{ catalog: true, signatureIndex: true }, { catalog: true, signatureIndex: true }]);
+      expect(kept.slice(1)).toEqual([ALL_KEPT, ALL_KEPT]);
       expect(expected.signatureOrder.length).toBeGreaterThan(10);
+      expect(expected.bugLinks.filter((l) => (l as { reason: string }).reason === 'signature').length).toBeGreaterThan(0);
       expect(await contents(db)).toEqual(expected);
     } finally {
       await closeDatabase(db);
     }
   }, 120_000);
 
-  it('read and build them again after another process wrote to the database', async () => {
+  it('read the catalog and build the clustering index again after another process wrote to the database, and bring the bug linking indexes up to date', async () => {
     const t = await newTarget();
     const db = await open(t);
     try {
       await passHere(db, 0, TIMES[0]);
       await passInNewProcess(t, TIMES[1]);
       const s = await passHere(db, 0, TIMES[2]);
-      expect(s.kept).toEqual({ catalog: false, signatureIndex: false });
+      // the linking indexes do not depend on the order signatures came in: they take the other's in
+      expect(s.kept).toEqual({ catalog: false, signatureIndex: false, bugLinkIndexes: true });
       expect(await contents(db)).toEqual(expected);
     } finally {
       await closeDatabase(db);
