@@ -1,13 +1,14 @@
 // The benchmarks' database helper.
 import type { Database } from '../lib/store/db';
 
-const INGEST_TABLES = ['test_outcome', 'parse_error', 'run', 'pending_run', 'test_set', 'signature', 'test', 'job', 'ingest_pass'];
-
 /**
- * Empties ingest's tables of a PostgreSQL database that earlier rounds filled, as new ones (SQLite
- * rounds start from a new file): TRUNCATE gives each table new storage and restarts its ids, where a
- * DELETE left dead rows in the tables and their indexes for the next round's inserts and autovacuum.
+ * Empties every table of a PostgreSQL database that earlier rounds (or anything else) filled, as a
+ * new one (SQLite rounds start from a new file); the migrations table is kept. TRUNCATE gives each
+ * table new storage and restarts its ids, where a DELETE left dead rows in the tables and their
+ * indexes for the next round's inserts and autovacuum. Bugs and tracker cursors go too: a database
+ * that kept its bugs had each pass link them.
  */
 export async function emptyDatabase(db: Database): Promise<void> {
-  await db.run(`TRUNCATE ${INGEST_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+  const tables = (await db.rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations'")).map(([t]) => `"${t as string}"`);
+  if (tables.length) await db.run(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
 }
