@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateConfig } from '../lib/config';
 import { testId } from '../lib/ids';
+import { relinkBugs } from '../lib/ingest/bugLinks';
 import { ingestPass, type PassSummary } from '../lib/ingest/pass';
 import { takeIdleIndex } from '../lib/ingest/runReader';
 import { replayConfig } from '../lib/replay/config';
@@ -85,6 +86,21 @@ try {
           if (s.runsNew + s.runsUpdated) throw new Error('a pass found something new: the bench measures passes with nothing new');
           seconds[way].push(s.seconds);
           console.log(`round ${round}: ${t.label}, ${s.parsedOn}, ${way}: ${s.seconds.toFixed(3)} s (kept: catalog ${s.kept.catalog}, clustering index ${s.kept.signatureIndex}, bug linking indexes ${s.kept.bugLinkIndexes})`);
+        }
+      }
+      if (!workers) {
+        // a new test name: the kept linking indexes take it in, and look again at the signatures that hold it
+        for (let k = 1; k <= 2; k++) {
+          const name = `[sig-history] behaviour ${k} that appeared today should hold [Suite:openshift/conformance/parallel]`;
+          await db.run('INSERT INTO test (hash, name, first_seen) VALUES (?, ?, ?)', [testId(name), name, Math.floor(Date.now() / 1000)]);
+          t0 = performance.now();
+          const kept = await relinkBugs(db);
+          const keptSeconds = (performance.now() - t0) / 1000;
+          await closeDatabase(db);
+          db = await openDatabase(url);
+          t0 = performance.now();
+          await relinkBugs(db);
+          console.log(`${t.label}: linking bugs after a new test: ${keptSeconds.toFixed(3)} s bringing the kept indexes up to date (kept: ${kept.indexesKept}), ${((performance.now() - t0) / 1000).toFixed(3)} s building them`);
         }
       }
       const rebuilt = seconds.rebuilt.length ? `, ${median(seconds.rebuilt).toFixed(3)} s reading and building them` : '';

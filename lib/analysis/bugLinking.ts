@@ -50,22 +50,33 @@ export class TestNameIndex {
   private readonly index: PatternIndex;
   /** for each pattern, the indices of the names it stands for (names equal up to whitespace share one) */
   private readonly owners: number[][] = [];
+  private readonly byCanonical = new Map<string, number>();
+  private names = 0;
 
-  constructor(names: readonly string[]) {
-    const byCanonical = new Map<string, number>();
+  /** `growable`: names will be added (see add). */
+  constructor(names: readonly string[], growable = false) {
     const patterns: string[] = [];
-    names.forEach((name, i) => {
+    this.take(names, (c) => patterns.push(c) - 1);
+    this.index = new PatternIndex(patterns, undefined, growable);
+  }
+
+  /** Adds names (numbered after those before); the index must have been built growable. */
+  add(names: readonly string[]): void {
+    this.take(names, (c) => this.index.push(c));
+  }
+
+  private take(names: readonly string[], newPattern: (canonical: string) => number): void {
+    for (const name of names) {
+      const i = this.names++;
       const c = canonicalText(name);
-      if (c.length < MIN_NAME_LENGTH) return;
-      let p = byCanonical.get(c);
+      if (c.length < MIN_NAME_LENGTH) continue;
+      let p = this.byCanonical.get(c);
       if (p === undefined) {
-        byCanonical.set(c, (p = patterns.length));
-        patterns.push(c);
-        this.owners.push([]);
+        this.byCanonical.set(c, (p = newPattern(c)));
+        this.owners[p] = [];
       }
       this.owners[p].push(i);
-    });
-    this.index = new PatternIndex(patterns);
+    }
   }
 
   /** Indices of the names that occur in full in text (canonicalised first). */
@@ -198,6 +209,9 @@ export function candidateKeyLines(signature: string, names?: TestNameIndex): { l
   return [...out].map(([line, letters]) => ({ line, letters }));
 }
 
+/** A test name as it reads inside a normalised failure text (in key form). */
+const nameAsInFailureText = (name: string): string => keyForm(signatureText(name));
+
 /**
  * Chooses the key lines of signatures: `add` every signature (so lines shared by many signatures are
  * known to be boilerplate), then `keys` of each. Signatures may be added at any time; each one's
@@ -208,18 +222,48 @@ export class SignatureKeySelector<K = string> {
   /** each signature's candidate lines, most informative first */
   private readonly candidates = new Map<K, { line: string; letters: number }[]>();
   /** the test names as they read inside a normalised failure text */
-  private readonly names?: TestNameIndex;
+  private readonly names: TestNameIndex;
 
   constructor(testNames: readonly string[] = []) {
-    if (testNames.length) this.names = new TestNameIndex(testNames.map((n) => keyForm(signatureText(n))));
+    this.names = new TestNameIndex(testNames.map(nameAsInFailureText), true);
   }
 
   /** Adds a signature (once per key). */
   add(key: K, text: string): void {
-    if (this.candidates.has(key)) return;
+    if (!this.candidates.has(key)) this.take(key, text);
+  }
+
+  private take(key: K, text: string): void {
     const lines = candidateKeyLines(text, this.names).sort((a, b) => b.letters - a.letters || (a.line < b.line ? -1 : 1));
     this.candidates.set(key, lines);
     for (const { line } of lines) this.df.set(line, (this.df.get(line) ?? 0) + 1);
+  }
+
+  has(key: K): boolean {
+    return this.candidates.has(key);
+  }
+
+  /**
+   * Takes in test names added since. A name only blanks out its own occurrences in a line, so only
+   * signatures whose text holds one of the new names can have other candidate lines now: returns a
+   * test of a signature's text that is true at least for those (pass them to `again`).
+   */
+  addTestNames(testNames: readonly string[]): (text: string) => boolean {
+    const forms = testNames.map(nameAsInFailureText);
+    this.names.add(forms);
+    const added = new TestNameIndex(forms);
+    // A text without the longest run of letters of any new name holds none: the forms texts are
+    // matched in (key form, canonical text) only drop digits after UNIQ and change what is not a
+    // letter, so each run (cut at UNIQ) of a name the form holds is in the text itself.
+    const runs = forms.map((f) => f.split(/UNIQ|[^A-Za-z]+/).reduce((a, b) => (b.length > a.length ? b : a)));
+    // then the whole text at once: an occurrence in one of its lines is one in the whole
+    return (text) => runs.some((r) => text.includes(r)) && added.find(keyForm(text)).size > 0;
+  }
+
+  /** Finds the candidate lines of an added signature again (see addTestNames). */
+  again(key: K, text: string): void {
+    for (const { line } of this.candidates.get(key) ?? []) this.df.set(line, this.df.get(line)! - 1);
+    this.take(key, text); // in its place: signatures keep the order they came in
   }
 
   get size(): number {

@@ -41,16 +41,17 @@ interface LinkIndexes {
   names: TestNameIndex;
   selector: SignatureKeySelector;
   quotes: SignatureQuoteIndex<string>;
-  /** the newest test (id and hash) when the tests were read */
-  newestTest: string;
-  /** the newest signature read */
+  /** the newest test and signature read */
+  newestTest: { id: number; hash: string };
   newestSignature: { id: number; hash: string };
 }
 
-/** A table's row count and its newest row, as "id hash" ('' when empty). */
-async function tableState(db: Sql, table: 'test' | 'signature'): Promise<{ count: number; newest: string }> {
-  const [[count, newest]] = await db.rows(`SELECT (SELECT COUNT(*) FROM ${table}), (SELECT id || ' ' || hash FROM ${table} ORDER BY id DESC LIMIT 1)`);
-  return { count: Number(count), newest: (newest as string | null) ?? '' };
+const idAndHash = (row: { id: number; hash: string } | undefined) => ({ id: row?.id ?? 0, hash: row?.hash ?? '' });
+
+/** Whether the table holds exactly `count` rows, the newest being `newest`: then, rows never being deleted, the ones read. */
+async function holdsJust(db: Sql, table: 'test' | 'signature', count: number, newest: { id: number; hash: string }): Promise<boolean> {
+  const [[n, id, hash]] = await db.rows(`SELECT (SELECT COUNT(*) FROM ${table}), (SELECT MAX(id) FROM ${table}), (SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1)`);
+  return Number(n) === count && (count === 0 || (Number(id) === newest.id && hash === newest.hash));
 }
 
 /**
@@ -60,40 +61,54 @@ async function tableState(db: Sql, table: 'test' | 'signature'): Promise<{ count
 const keptIndexes = new WeakMap<Database, LinkIndexes>();
 
 /**
- * The indexes for a relink: those of the last one on this database object brought up to date (the
- * signatures added since are read and indexed), else built from every test and signature. Kept ones
- * serve while the tests are the same (a new test name changes every signature's candidate lines)
- * and the signatures read are all there are: rows are never deleted from either table, so equal
+ * The indexes for a relink: those of the last one on this database object brought up to date, else
+ * built from every test and signature. Tests and signatures added since are read and indexed; a new
+ * test name also has the signatures whose text holds it find their candidate lines again. Kept ones
+ * serve while the rows read are all there are: rows are never deleted from either table, so equal
  * counts mean equal contents; the newest row is compared too (a database emptied and filled again).
  */
 async function linkIndexes(db: Database): Promise<{ indexes: LinkIndexes; kept: boolean }> {
-  const testsNow = await tableState(db, 'test');
   let k = keptIndexes.get(db);
   keptIndexes.delete(db);
-  let kept = true;
-  if (!k || testsNow.count !== k.tests.length || testsNow.newest !== k.newestTest) {
-    kept = false;
-    const tests = await db.all<{ hash: string; name: string }>('SELECT hash, name FROM test');
+  if (k && !(await addTests(db, k))) k = undefined;
+  const kept = !!k;
+  if (!k) {
+    const rows = await db.all<{ id: number; hash: string; name: string }>('SELECT id, hash, name FROM test ORDER BY id');
+    const tests = rows.map(({ hash, name }) => ({ hash, name }));
     const names = tests.map((t) => t.name);
-    k = { tests, names: new TestNameIndex(names), selector: new SignatureKeySelector(names), quotes: new SignatureQuoteIndex([]), newestTest: testsNow.newest, newestSignature: { id: 0, hash: '' } };
+    k = { tests, names: new TestNameIndex(names, true), selector: new SignatureKeySelector(names), quotes: new SignatureQuoteIndex([]), newestTest: idAndHash(rows.at(-1)), newestSignature: { id: 0, hash: '' } };
   }
-  const read = async (from: LinkIndexes) => {
-    for await (const page of signaturePages(db, from.newestSignature.id)) {
-      for (const s of page) from.selector.add(s.hash, s.text);
-      from.newestSignature = page[page.length - 1];
-    }
-  };
-  await read(k);
-  const signaturesNow = await tableState(db, 'signature');
-  if (signaturesNow.count !== k.selector.size || signaturesNow.newest !== (k.selector.size ? `${k.newestSignature.id} ${k.newestSignature.hash}` : '')) {
+  await addSignatures(db, k);
+  if (!(await holdsJust(db, 'signature', k.selector.size, k.newestSignature))) {
     // rows another writer committed under lower ids, or a database filled again: all of them anew
-    kept = false;
     k.selector = new SignatureKeySelector(k.tests.map((t) => t.name));
     k.newestSignature = { id: 0, hash: '' };
-    await read(k);
+    await addSignatures(db, k);
   }
   k.quotes.setKeys(k.selector.keyed());
   return { indexes: k, kept };
+}
+
+/** Reads the tests added since into the kept indexes; false when those are not all the tests. */
+async function addTests(db: Database, k: LinkIndexes): Promise<boolean> {
+  const added = await db.all<{ id: number; hash: string; name: string }>('SELECT id, hash, name FROM test WHERE id > ? ORDER BY id', [k.newestTest.id]);
+  if (added.length) {
+    const names = added.map((t) => t.name);
+    for (const { hash, name } of added) k.tests.push({ hash, name });
+    k.newestTest = idAndHash(added.at(-1));
+    k.names.add(names);
+    const holdsNew = k.selector.addTestNames(names);
+    for await (const page of signaturePages(db)) for (const s of page) if (k.selector.has(s.hash) && holdsNew(s.text)) k.selector.again(s.hash, s.text);
+  }
+  return holdsJust(db, 'test', k.tests.length, k.newestTest);
+}
+
+/** Reads the signatures added since into the indexes. */
+async function addSignatures(db: Database, k: LinkIndexes): Promise<void> {
+  for await (const page of signaturePages(db, k.newestSignature.id)) {
+    for (const s of page) k.selector.add(s.hash, s.text);
+    k.newestSignature = idAndHash(page.at(-1));
+  }
 }
 
 /** The automatic links every bug should have now (before suppression by hand). */

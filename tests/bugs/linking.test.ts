@@ -221,3 +221,37 @@ describe('key lines of signatures that keep coming', () => {
     expect(linked).toBeGreaterThan(150);
   });
 });
+
+describe('test names that keep coming', () => {
+  it('give the key lines that all the names at once give, looking again only at the signatures that hold one', () => {
+    let seed = 5;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer deployment rollout'.split(' ');
+    const phrase = () => Array.from({ length: 6 }, () => WORDS[rand(WORDS.length)]).join(' ');
+    const names = Array.from({ length: 60 }, (_, i) => `[sig-storage] ${phrase()} should keep working ${i} [Suite:openshift/conformance/parallel]`);
+    // failure texts that quote test names in their lines (a name blanks out its words there)
+    const texts = Array.from({ length: 300 }, (_, i) =>
+      signatureText(`fail [pkg/f.go:12]: ${phrase()}\n${rand(2) ? `the check of ${names[rand(60)]} reported ${phrase()}` : phrase()}\nwhile ${names[rand(60)]} ran ${phrase()}`) + `\n${i}`,
+    );
+    const known = names.slice(0, 20);
+    const later = names.slice(20);
+    const incremental = new SignatureKeySelector<number>(known);
+    texts.forEach((t, i) => incremental.add(i, t));
+    const holdsNew = incremental.addTestNames(later);
+    let lookedAgain = 0;
+    texts.forEach((t, i) => {
+      if (!holdsNew(t)) return;
+      incremental.again(i, t);
+      lookedAgain++;
+    });
+    const all = new SignatureKeySelector<number>(names);
+    texts.forEach((t, i) => all.add(i, t));
+    expect(lookedAgain).toBeGreaterThan(50);
+    expect(lookedAgain).toBeLessThan(texts.length);
+    expect([...incremental.keyed()]).toEqual([...all.keyed()]);
+    // the names changed some signatures' key lines
+    const before = new SignatureKeySelector<number>(known);
+    texts.forEach((t, i) => before.add(i, t));
+    expect([...before.keyed()]).not.toEqual([...all.keyed()]);
+  });
+});

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { getStats } from '../../lib/analysis/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';
@@ -14,10 +15,10 @@ import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../
 
 const ROOT = path.resolve(__dirname, '../..');
 const DAY = 86_400_000;
-// Deck as of four days before the end, two days before, and the end: each pass brings new failures
-const TIMES = [new Date(TEST_WORLD_END.getTime() - 4 * DAY), new Date(TEST_WORLD_END.getTime() - 2 * DAY), TEST_WORLD_END];
+// Deck as of six days before the end, two days before, and the end: each pass brings new failures,
+// and a later one a new test
+const TIMES = [new Date(TEST_WORLD_END.getTime() - 6 * DAY), new Date(TEST_WORLD_END.getTime() - 2 * DAY), TEST_WORLD_END];
 const ALL_KEPT = { catalog: true, signatureIndex: true, bugLinkIndexes: true };
-const JOBS = '^(periodic-ci-openshift-release-master-nightly-4\\.2-e2e-(aws|gcp)|release-promote-.*)$';
 
 describeEachDatabase('passes of one process', (kind) => {
   let dir: string;
@@ -25,7 +26,7 @@ describeEachDatabase('passes of one process', (kind) => {
   const targets: TestDatabase[] = [];
   let expected: Awaited<ReturnType<typeof contents>>;
 
-  const config = (workers: number) => configFor(dir, server.url, { prow: { url: server.url, jobs: JOBS }, ingest: { workers } });
+  const config = (workers: number) => configFor(dir, server.url, { ingest: { workers } });
   const newTarget = async () => {
     const t = await freshDatabase(kind);
     targets.push(t);
@@ -66,11 +67,14 @@ describeEachDatabase('passes of one process', (kind) => {
     const db = await open(await newTarget());
     try {
       const kept = [];
+      const tests = [];
       for (const now of TIMES) {
         const s = await passHere(db, workers, now);
         expect(s.runsNew).toBeGreaterThan(0);
         kept.push(s.kept);
+        tests.push((await getStats(db)).tests);
       }
+      expect(tests[2]).toBeGreaterThan(tests[0]);
       expect(kept.slice(1)).toEqual([ALL_KEPT, ALL_KEPT]);
       expect(expected.signatureOrder.length).toBeGreaterThan(10);
       expect(expected.bugLinks.filter((l) => (l as { reason: string }).reason === 'signature').length).toBeGreaterThan(0);
