@@ -22,11 +22,12 @@ import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { startReplayServer } from '../lib/replay/server';
 import { insertMany } from '../lib/store/bulk';
 import { closeDatabase, openDatabase, type Database } from '../lib/store/db';
+import { joinComments } from '../lib/sources/trackerBug';
 import { encodeTestSet, testSetHash } from '../lib/store/testSets';
 import { makeRng } from './clustering';
 import { emptyDatabase } from './database';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, signatures: { type: 'string', default: '50000' }, tests: { type: 'string', default: '30000' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, signatures: { type: 'string', default: '50000' }, tests: { type: 'string', default: '30000' }, bugs: { type: 'string', default: '0' } } });
 const WORDS = ('pod container namespace deployment failed timeout waiting for condition expected got error unable to connect route ingress operator degraded ' +
   'available progressing node ready image pull backoff crashloop etcd leader apiserver webhook admission denied quota exceeded volume mount attach detach').split(' ');
 
@@ -51,6 +52,13 @@ async function seedHistory(db: Database): Promise<void> {
       return [`${testSetHash(members)}${i}`, 3_000, members];
     }));
     await insertMany(sql, 'signature', ['hash', 'text', 'first_seen'], Array.from({ length: Number(values.signatures) }, (_, i) => [`history${i}`, text(i), start]));
+    // bugs of 90 days: summary, description and a thread of comments, some quoting failures
+    const bugs = Number(values.bugs);
+    await insertMany(sql, 'bug', ['tracker', 'bug_id', 'url', 'summary', 'status', 'description', 'comments', 'fetched_at'], Array.from({ length: bugs }, (_, i) => [
+      'jira', `HIST-${i}`, `https://issues.example/browse/HIST-${i}`, `component ${WORDS[i % WORDS.length]} misbehaves under ${WORDS[(i * 7) % WORDS.length]}`, 'New',
+      Array.from({ length: 20 }, () => text(i)).join('\n'),
+      joinComments(Array.from({ length: 8 }, (_, c) => `comment ${c}: ${Array.from({ length: 4 }, () => text(i * 8 + c)).join('\n')}`)), start,
+    ]));
   });
 }
 

@@ -309,14 +309,98 @@ function normalisedPieces(text: string, max = SIGNATURE_TEXT_MAX - 500): string[
   return out.map((p) => keyForm(signatureText(p)));
 }
 
+/** The texts of a bug as quotes are looked for in them: normalised like failure texts, in pieces. */
+export function quotablePieces(bug: BugText): string[] {
+  const out: string[] = [];
+  for (const text of [bug.summary, bug.description, ...bug.comments]) if (text) out.push(...normalisedPieces(text));
+  return out;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** FNV-1a of s[start, end). */
+function hashOf(s: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h | 0;
+}
+
+const LETTER_RUN = /[A-Za-z]{3,}/g;
+
+/**
+ * The hashes (FNV-1a) of the runs of three letters or more in pieces, sorted and distinct: a compact
+ * stand-in for a bug's texts that tells which key lines they cannot quote (see quoteRunKey). One
+ * loop over the characters (a regex match per run took ten times as long).
+ */
+export function letterRunHashes(pieces: readonly string[]): Int32Array {
+  let out = new Int32Array(256);
+  let n = 0;
+  for (const p of pieces) {
+    let h = FNV_OFFSET;
+    let run = 0;
+    for (let i = 0; i <= p.length; i++) {
+      const c = i < p.length ? p.charCodeAt(i) : 0;
+      if (isLetter(c)) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        run++;
+        continue;
+      }
+      if (run >= 3) {
+        if (n === out.length) {
+          const bigger = new Int32Array(n * 2);
+          bigger.set(out);
+          out = bigger;
+        }
+        out[n++] = h | 0;
+      }
+      h = FNV_OFFSET;
+      run = 0;
+    }
+  }
+  const sorted = out.subarray(0, n).sort();
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  return sorted.slice(0, distinct);
+}
+
+/**
+ * The hash of a line's longest run of three letters or more that neither starts nor ends it
+ * (undefined when it has none). A text holding the line holds that run whole, between two
+ * characters that are not letters: the line cannot be in pieces whose letterRunHashes lack it.
+ */
+export function quoteRunKey(line: string): number | undefined {
+  let best: RegExpExecArray | undefined;
+  for (const r of line.matchAll(LETTER_RUN)) {
+    if (r.index > 0 && r.index + r[0].length < line.length && (!best || r[0].length > best[0].length)) best = r;
+  }
+  return best ? hashOf(line, best.index, best.index + best[0].length) : undefined;
+}
+
+/** Whether sorted `hashes` holds h. */
+export function holdsHash(hashes: Int32Array, h: number): boolean {
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (hashes[mid] < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hashes.length && hashes[lo] === h;
+}
+
 /**
  * The signatures' key lines, to find the signatures a bug quotes. The key lines may be replaced
- * (setKeys) as signatures are added: the lines indexed before keep their place, and the index is
- * built anew only once it has grown to twice the lines it was built with.
+ * (setKeys) as signatures are added. Every line ever a key keeps its number (a line may stop being
+ * one, and be one again), so what was found in a bug's text by number stays true: a bug read before
+ * need only be searched for the lines numbered since (see linesFinder). The index is built anew
+ * once it has grown to twice the lines it was built with.
  */
 export class SignatureQuoteIndex<K> {
   private index!: PatternIndex;
-  private byLine = new Map<string, number>();
+  private readonly byLine = new Map<string, number>();
+  private readonly lines: string[] = [];
   private owners: K[][] = [];
   private builtWith = 0;
 
@@ -324,41 +408,60 @@ export class SignatureQuoteIndex<K> {
     this.setKeys(signatures);
   }
 
+  /** lines numbered so far */
+  get size(): number {
+    return this.lines.length;
+  }
+
   /** The signatures and their key lines are now these (all of them, not the changes). */
   setKeys(signatures: Iterable<{ key: K; lines: string[] }>): void {
-    const list = [...signatures];
-    const unseen = new Set<string>();
-    if (this.index) for (const s of list) for (const line of s.lines) if (!this.byLine.has(line)) unseen.add(line);
-    // built anew (lines no longer keys dropped) when there is none yet, or it would have doubled
-    const rebuild = !this.index || this.byLine.size + unseen.size > 2 * this.builtWith + 1000;
-    if (rebuild) this.byLine = new Map();
-    this.owners = rebuild ? [] : this.owners.map(() => []);
-    const added: string[] = [];
-    for (const s of list) {
+    const numbered = this.lines.length;
+    this.owners = this.owners.map(() => []);
+    for (const s of signatures) {
       for (const line of s.lines) {
         let p = this.byLine.get(line);
         if (p === undefined) {
-          this.byLine.set(line, (p = this.byLine.size));
-          added.push(line);
+          this.byLine.set(line, (p = this.lines.length));
+          this.lines.push(line);
         }
         (this.owners[p] ??= []).push(s.key);
       }
     }
-    if (rebuild) {
-      this.index = new PatternIndex(added, undefined, true);
-      this.builtWith = added.length;
-    } else for (const line of added) this.index.push(line);
+    if (!this.index || this.lines.length > 2 * this.builtWith + 1000) {
+      this.index = new PatternIndex(this.lines, undefined, true);
+      this.builtWith = this.lines.length;
+    } else for (let p = numbered; p < this.lines.length; p++) this.index.push(this.lines[p]);
+  }
+
+  /** The lines numbered `from` on. */
+  linesFrom(from: number): readonly string[] {
+    return this.lines.slice(from);
+  }
+
+  /**
+   * A search of pieces (see quotablePieces) for the lines numbered `from` on, giving their numbers:
+   * from 0, every line; else the lines numbered since a bug was searched (an index of just those).
+   */
+  linesFinder(from = 0): (pieces: readonly string[]) => number[] {
+    if (from >= this.lines.length) return () => [];
+    const index = from === 0 ? this.index : new PatternIndex(this.lines.slice(from));
+    return (pieces) => {
+      const found = new Set<number>();
+      for (const piece of pieces) for (const m of index.findAll(piece)) found.add(m.pattern + from);
+      return [...found];
+    };
+  }
+
+  /** The signatures whose key line is one of these (numbers from linesFinder). */
+  signaturesOf(lines: Iterable<number>): Set<K> {
+    const out = new Set<K>();
+    for (const p of lines) for (const k of this.owners[p] ?? []) out.add(k);
+    return out;
   }
 
   /** Signatures whose key line the bug quotes (in any of its texts). */
   find(bug: BugText): Set<K> {
-    const out = new Set<K>();
-    if (this.owners.length === 0) return out;
-    for (const text of [bug.summary, bug.description, ...bug.comments]) {
-      if (!text) continue;
-      for (const piece of normalisedPieces(text)) for (const m of this.index.findAll(piece)) for (const k of this.owners[m.pattern]) out.add(k);
-    }
-    return out;
+    return this.signaturesOf(this.linesFinder()(quotablePieces(bug)));
   }
 }
 

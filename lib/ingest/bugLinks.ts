@@ -4,13 +4,11 @@
 //   manual = 1, removed 0 linked by hand: a test (test_hash) or a signature (signature_hash, no test)
 //   manual = 1, removed 1 unlinked by hand: suppresses that link for good. (bug, test, '') suppresses
 //                         every link of the bug to the test; (bug, '', signature) the signature.
-import { nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex, type AutoReason } from '../analysis/bugLinking';
-import { splitComments } from '../sources/trackerBug';
+import type { AutoReason } from '../analysis/bugLinking';
 import { testsOfSignatures } from '../store/bugs';
 import { insertMany } from '../store/bulk';
-import type { Database, Sql } from '../store/db';
-
-const PAGE = 2000;
+import type { Database } from '../store/db';
+import { keepIndexes, linkIndexes, scanBugs } from './linkIndexes';
 
 export interface RelinkResult {
   automatic: number;
@@ -25,114 +23,16 @@ export interface RelinkResult {
 type Key = string;
 const key = (bug: number, test: string, sig: string): Key => `${bug}\u0000${test}\u0000${sig}`;
 
-/** Signature texts page by page (a database may hold hundreds of thousands), those after id `after`. */
-async function* signaturePages(db: Sql, after = 0): AsyncGenerator<{ id: number; hash: string; text: string }[]> {
-  for (;;) {
-    const rows = await db.all<{ id: number; hash: string; text: string }>('SELECT id, hash, text FROM signature WHERE id > ? ORDER BY id LIMIT ?', [after, PAGE]);
-    if (!rows.length) return;
-    yield rows;
-    after = rows[rows.length - 1].id;
-  }
-}
-
-/** What bug texts are searched with: the test names, and the key lines of the signatures read. */
-interface LinkIndexes {
-  tests: { hash: string; name: string }[];
-  names: TestNameIndex;
-  selector: SignatureKeySelector;
-  quotes: SignatureQuoteIndex<string>;
-  /** the newest test and signature read */
-  newestTest: { id: number; hash: string };
-  newestSignature: { id: number; hash: string };
-}
-
-const idAndHash = (row: { id: number; hash: string } | undefined) => ({ id: row?.id ?? 0, hash: row?.hash ?? '' });
-
-/** Whether the table holds exactly `count` rows, the newest being `newest`: then, rows never being deleted, the ones read. */
-async function holdsJust(db: Sql, table: 'test' | 'signature', count: number, newest: { id: number; hash: string }): Promise<boolean> {
-  const [[n, id, hash]] = await db.rows(`SELECT (SELECT COUNT(*) FROM ${table}), (SELECT MAX(id) FROM ${table}), (SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1)`);
-  return Number(n) === count && (count === 0 || (Number(id) === newest.id && hash === newest.hash));
-}
-
-/**
- * The indexes of the last relink on this database object, kept for the next one (see linkIndexes).
- * At 30,000 tests and 50,000 signatures building them took 5-6 s, every pass.
- */
-const keptIndexes = new WeakMap<Database, LinkIndexes>();
-
-/**
- * The indexes for a relink: those of the last one on this database object brought up to date, else
- * built from every test and signature. Tests and signatures added since are read and indexed; a new
- * test name also has the signatures whose text holds it find their candidate lines again. Kept ones
- * serve while the rows read are all there are: rows are never deleted from either table, so equal
- * counts mean equal contents; the newest row is compared too (a database emptied and filled again).
- */
-async function linkIndexes(db: Database): Promise<{ indexes: LinkIndexes; kept: boolean }> {
-  let k = keptIndexes.get(db);
-  keptIndexes.delete(db);
-  if (k && !(await addTests(db, k))) k = undefined;
-  const kept = !!k;
-  if (!k) {
-    const rows = await db.all<{ id: number; hash: string; name: string }>('SELECT id, hash, name FROM test ORDER BY id');
-    const tests = rows.map(({ hash, name }) => ({ hash, name }));
-    const names = tests.map((t) => t.name);
-    k = { tests, names: new TestNameIndex(names, true), selector: new SignatureKeySelector(names), quotes: new SignatureQuoteIndex([]), newestTest: idAndHash(rows.at(-1)), newestSignature: { id: 0, hash: '' } };
-  }
-  await addSignatures(db, k);
-  if (!(await holdsJust(db, 'signature', k.selector.size, k.newestSignature))) {
-    // rows another writer committed under lower ids, or a database filled again: all of them anew
-    k.selector = new SignatureKeySelector(k.tests.map((t) => t.name));
-    k.newestSignature = { id: 0, hash: '' };
-    await addSignatures(db, k);
-  }
-  k.quotes.setKeys(k.selector.keyed());
-  return { indexes: k, kept };
-}
-
-/** Reads the tests added since into the kept indexes; false when those are not all the tests. */
-async function addTests(db: Database, k: LinkIndexes): Promise<boolean> {
-  const added = await db.all<{ id: number; hash: string; name: string }>('SELECT id, hash, name FROM test WHERE id > ? ORDER BY id', [k.newestTest.id]);
-  if (added.length) {
-    const names = added.map((t) => t.name);
-    for (const { hash, name } of added) k.tests.push({ hash, name });
-    k.newestTest = idAndHash(added.at(-1));
-    k.names.add(names);
-    const holdsNew = k.selector.addTestNames(names);
-    for await (const page of signaturePages(db)) for (const s of page) if (k.selector.has(s.hash) && holdsNew(s.text)) k.selector.again(s.hash, s.text);
-  }
-  return holdsJust(db, 'test', k.tests.length, k.newestTest);
-}
-
-/** Reads the signatures added since into the indexes. */
-async function addSignatures(db: Database, k: LinkIndexes): Promise<void> {
-  for await (const page of signaturePages(db, k.newestSignature.id)) {
-    for (const s of page) k.selector.add(s.hash, s.text);
-    k.newestSignature = idAndHash(page.at(-1));
-  }
-}
-
 /** The automatic links every bug should have now (before suppression by hand). */
 async function desiredLinks(db: Database): Promise<{ links: Map<Key, { bug: number; test: string; sig: string; reason: string }>; indexesKept: boolean }> {
   // Without bugs there is nothing to link: skip indexing every test name and signature (each pass).
   if (!(await db.get<{ id: number }>('SELECT id FROM bug LIMIT 1'))) return { links: new Map(), indexesKept: false };
   const { indexes, kept } = await linkIndexes(db);
-  const { tests, names, quotes } = indexes;
-
   const out = new Map<Key, { bug: number; test: string; sig: string; reason: string }>();
   const bySignature: { bug: number; sig: string; reason: string }[] = [];
-  let after = 0;
-  for (;;) {
-    const bugs = await db.all<{ id: number; summary: string; description: string; comments: string }>(
-      'SELECT id, summary, description, comments FROM bug WHERE id > ? ORDER BY id LIMIT ?',
-      [after, 200],
-    );
-    if (!bugs.length) break;
-    after = bugs[bugs.length - 1].id;
-    for (const b of bugs) {
-      const text = { summary: b.summary, description: b.description, comments: splitComments(b.comments) };
-      for (const [t, reason] of nameLinks(names, text)) out.set(key(b.id, tests[t].hash, ''), { bug: b.id, test: tests[t].hash, sig: '', reason });
-      for (const sig of quotes.find(text)) bySignature.push({ bug: b.id, sig, reason: 'signature' satisfies AutoReason });
-    }
+  for (const [bug, found] of await scanBugs(db, indexes)) {
+    for (const [t, reason] of found.names) out.set(key(bug, indexes.tests[t].hash, ''), { bug, test: indexes.tests[t].hash, sig: '', reason });
+    for (const sig of indexes.quotes.signaturesOf(found.lines)) bySignature.push({ bug, sig, reason: 'signature' satisfies AutoReason });
   }
   // Signatures linked by hand reach their tests the same way.
   const manualSigs = await db.all<{ bug_pk: number; signature_hash: string }>(
@@ -147,7 +47,7 @@ async function desiredLinks(db: Database): Promise<{ links: Map<Key, { bug: numb
       out.set(k, { bug, test, sig, reason });
     }
   }
-  keptIndexes.set(db, indexes);
+  keepIndexes(db, indexes);
   return { links: out, indexesKept: kept };
 }
 

@@ -2,7 +2,8 @@
 // and the pattern index against a brute-force search.
 import { describe, expect, it } from 'vitest';
 import {
-  candidateKeyLines, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
+  candidateKeyLines, computeAutoLinks, holdsHash, informativeLetters, keyForm, letterRunHashes, nameLinks, quoteRunKey, SignatureKeySelector,
+  SignatureQuoteIndex, TestNameIndex,
 } from '../../lib/analysis/bugLinking';
 import { signatureText } from '../../lib/analysis/normalize';
 import { PatternIndex } from '../../lib/analysis/patternIndex';
@@ -253,5 +254,25 @@ describe('test names that keep coming', () => {
     const before = new SignatureKeySelector<number>(known);
     texts.forEach((t, i) => before.add(i, t));
     expect([...before.keyed()]).not.toEqual([...all.keyed()]);
+  });
+});
+
+describe('the letter runs of a bug text', () => {
+  it('hold the key of every line the text holds, wherever it starts or ends, and tell most other lines apart', () => {
+    let seed = 9;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer'.split(' ');
+    const words = (n: number) => Array.from({ length: n }, () => WORDS[rand(WORDS.length)] + ['', '-', '.', ':'][rand(4)]).join(' ');
+    const text = words(400);
+    const runs = letterRunHashes([text.slice(0, 1000), text.slice(1000)]);
+    for (let k = 0; k < 200; k++) {
+      // any stretch of the text, cut anywhere (mid-word too), as findAll matches it
+      const start = rand(text.length - 200);
+      const line = text.slice(start, start + 40 + rand(120));
+      if (start + line.length <= 1000 || start >= 1000) expect(holdsHash(runs, quoteRunKey(line)!), line).toBe(true);
+    }
+    const others = Array.from({ length: 100 }, () => `the ${words(3)} unexpectedly scheduled ${words(3)} twice`);
+    expect(others.filter((l) => holdsHash(runs, quoteRunKey(l)!)).length).toBeLessThan(5);
+    expect(quoteRunKey('ab cd')).toBeUndefined();
   });
 });
