@@ -31,6 +31,9 @@ const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type
 const WORDS = ('pod container namespace deployment failed timeout waiting for condition expected got error unable to connect route ingress operator degraded ' +
   'available progressing node ready image pull backoff crashloop etcd leader apiserver webhook admission denied quota exceeded volume mount attach detach').split(' ');
 
+const PROSE = ('the cluster upgrade stalled while we were rolling out the new release and nobody could tell why it happened this time ' +
+  'again after the last fix landed in master so please take a look when you have a moment thanks we also saw it on metal').split(' ');
+
 /** History at scale, written straight through the bulk path. */
 async function seedHistory(db: Database): Promise<void> {
   const r = makeRng(5);
@@ -52,12 +55,13 @@ async function seedHistory(db: Database): Promise<void> {
       return [`${testSetHash(members)}${i}`, 3_000, members];
     }));
     await insertMany(sql, 'signature', ['hash', 'text', 'first_seen'], Array.from({ length: Number(values.signatures) }, (_, i) => [`history${i}`, text(i), start]));
-    // bugs of 90 days: summary, description and a thread of comments, some quoting failures
-    const bugs = Number(values.bugs);
-    await insertMany(sql, 'bug', ['tracker', 'bug_id', 'url', 'summary', 'status', 'description', 'comments', 'fetched_at'], Array.from({ length: bugs }, (_, i) => [
-      'jira', `HIST-${i}`, `https://issues.example/browse/HIST-${i}`, `component ${WORDS[i % WORDS.length]} misbehaves under ${WORDS[(i * 7) % WORDS.length]}`, 'New',
-      Array.from({ length: 20 }, () => text(i)).join('\n'),
-      joinComments(Array.from({ length: 8 }, (_, c) => `comment ${c}: ${Array.from({ length: 4 }, () => text(i * 8 + c)).join('\n')}`)), start,
+    // bugs of 90 days: a summary, a description and a thread of comments in prose, a tenth of them
+    // quoting a failure
+    const prose = (n: number) => Array.from({ length: n }, () => PROSE[Math.floor(r() * PROSE.length)]).join(' ');
+    await insertMany(sql, 'bug', ['tracker', 'bug_id', 'url', 'summary', 'status', 'description', 'comments', 'fetched_at'], Array.from({ length: Number(values.bugs) }, (_, i) => [
+      'jira', `HIST-${i}`, `https://issues.example/browse/HIST-${i}`, prose(8), 'New',
+      `${prose(300)}\n${i % 10 === 0 ? `Seen in CI:\n${text(Math.floor(r() * Number(values.signatures)))}\n` : ''}${prose(200)}`,
+      joinComments(Array.from({ length: 8 }, () => prose(250))), start,
     ]));
   });
 }
