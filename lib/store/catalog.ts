@@ -51,9 +51,8 @@ export class Catalog {
 
   /**
    * The catalog for a pass: the one the last completed pass on this database object left (see keep),
-   * when the database still holds exactly what it knows; else one loaded now. Rows are never deleted
-   * from these tables and the catalog knows only committed ones, so equal counts mean equal contents;
-   * the newest row of each table is compared too, against a database emptied and filled again.
+   * when the database still holds exactly what it knows (it knows only committed rows; see
+   * holdsJust); else one loaded now.
    */
   static async forPass(db: Database): Promise<{ catalog: Catalog; kept: boolean }> {
     const kept = keptCatalogs.get(db);
@@ -73,13 +72,12 @@ export class Catalog {
 
   /** Whether the database's tables hold exactly the rows this catalog knows. */
   private async matches(db: Sql): Promise<boolean> {
-    const maps: [Map<string, number>, string, string][] = [[this.jobs, 'job', 'name'], [this.tests, 'test', 'hash'], [this.testSets, 'test_set', 'hash'], [this.signatureIds, 'signature', 'hash']];
-    const [row] = await db.rows(`SELECT ${maps.map(([, t, key]) => `(SELECT COUNT(*) FROM ${t}), (SELECT MAX(id) FROM ${t}), (SELECT ${key} FROM ${t} ORDER BY id DESC LIMIT 1)`).join(', ')}`);
-    return maps.every(([map], k) => {
-      const [count, maxId, newest] = [Number(row[3 * k]), row[3 * k + 1] === null ? 0 : Number(row[3 * k + 1]), row[3 * k + 2]];
-      let max = 0;
-      for (const id of map.values()) if (id > max) max = id;
-      return map.size === count && max === maxId && (count === 0 || map.get(newest as string) === maxId);
+    const maps = [this.jobs, this.tests, this.testSets, this.signatureIds];
+    const states = await tableStates(db, [['job', 'name'], ['test', 'hash'], ['test_set', 'hash'], ['signature', 'hash']]);
+    return states.every((state, k) => {
+      let newest: [string, number] = ['', 0];
+      for (const entry of maps[k]) if (entry[1] > newest[1]) newest = entry;
+      return holdsJust(state, maps[k].size, newest);
     });
   }
 
@@ -186,6 +184,30 @@ export class Catalog {
     const fresh = await Catalog.load(db);
     Object.assign(this, fresh);
   }
+}
+
+export interface TableState {
+  count: number;
+  /** the newest row's id and key (0 and '' when empty) */
+  newest: [string, number];
+}
+
+/**
+ * Each table's row count and newest row (by id, with its `key` column), in one query: what tells
+ * whether rows read before are all a table holds (see holdsJust).
+ */
+export async function tableStates(db: Sql, tables: [table: string, key: string][]): Promise<TableState[]> {
+  const [row] = await db.rows(`SELECT ${tables.map(([t, key]) => `(SELECT COUNT(*) FROM ${t}), (SELECT MAX(id) FROM ${t}), (SELECT ${key} FROM ${t} ORDER BY id DESC LIMIT 1)`).join(', ')}`);
+  return tables.map((_, k) => ({ count: Number(row[3 * k]), newest: [(row[3 * k + 2] as string | null) ?? '', Number(row[3 * k + 1] ?? 0)] }));
+}
+
+/**
+ * Whether a table in this state holds exactly the `count` rows read, the newest of them `newest` (key
+ * and id). Rows of the tables this is used on are never deleted, so equal counts mean the same rows;
+ * the newest row is compared too, against a database emptied and filled again.
+ */
+export function holdsJust(state: TableState, count: number, newest: [string, number]): boolean {
+  return state.count === count && (count === 0 || (state.newest[0] === newest[0] && state.newest[1] === newest[1]));
 }
 
 /** The catalog each database object's last completed pass left (see Catalog.forPass). */
