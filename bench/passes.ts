@@ -4,10 +4,11 @@
 // them again. Passes read every source of the sample world: Deck, GCS, the bug trackers (the bugs
 // are linked against every test and signature) and the release controller.
 // The database gets 30,000 tests, 5,000 test sets and 50,000 signatures (texts of 40 random words of
-// a failure's vocabulary, each a signature of its own), then the sample world, served on loopback.
-// Rounds alternate between the two ways (the machine's speed drifts). On the main thread (the default
-// on 2 cores); a reader thread's passes are measured keeping only (its index is its own).
-//   npm run bench:passes [-- --pg postgresql://...] [--rounds 5] [--signatures 50000] [--tests 30000]
+// a failure's vocabulary, each a signature of its own), with --bugs that many bugs (prose, a tenth
+// quoting a failure), then the sample world, served on loopback. Rounds alternate between the two
+// ways (the machine's speed drifts). On the main thread (the default on 2 cores); a reader thread's
+// passes are measured keeping only (its index is its own). Then relinking after a new test.
+//   npm run bench:passes [-- --pg postgresql://...] [--rounds 5] [--signatures 50000] [--tests 30000] [--bugs 5000]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
