@@ -158,6 +158,21 @@ describe('pages at an address with malformed percent-encoding', () => {
   });
 });
 
+describe('an address holding a name of 100,000 characters (Prow sets no bound on job names)', () => {
+  // Node's own bound on a request's line and headers (16 KB) would answer 431 before the app saw it
+  const name = `periodic-${'x'.repeat(99_990)}`;
+  it('reaches the page, which says there is no such job', async () => {
+    const r = await fetch(`${baseUrl}/jobs/${encodeURIComponent(name)}`);
+    expect(r.status).toBe(404);
+    expect(await r.text()).toMatch(/not found|no such|No job/i);
+  });
+  it('reaches the API, which answers 404 with a message', async () => {
+    const a = await api(`/api/jobs/${encodeURIComponent(name)}`);
+    expect(a.status).toBe(404);
+    expect(a.body.error).toMatch(/no job/);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('describes every route, including the bug and promotion routes', async () => {
     const a = await api('/api/openapi.json');

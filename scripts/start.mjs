@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nextServerEnv } from './nextServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.PORT || '3000';
@@ -17,7 +18,7 @@ if (!fs.existsSync(path.join(root, '.next/BUILD_ID'))) {
   console.error('start: no production build in .next; run `npm run build` first (or `npm run demo` for the sample world)');
   process.exit(1);
 }
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const env = nextServerEnv(process.env);
 // Relative paths mean relative to where `npm start` was run; the server runs from the project root.
 const cwd = process.env.INIT_CWD || process.cwd();
 if (env.BUILDCOP_CONFIG) env.BUILDCOP_CONFIG = path.resolve(cwd, env.BUILDCOP_CONFIG);

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { ingestPass } from '../../lib/ingest/pass';
 import { closeDatabase, openDatabase } from '../../lib/store/db';
 import { configFor, END_ISO, replay, sampleWorld, writeConfig, type Truth } from '../../tests/helpers/world';
+import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
 export { END_ISO };
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,8 +100,7 @@ export async function startNext(opts: { dbUrl: string; configFile?: string; env?
   const child = spawn(path.join(ROOT, 'node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: '1',
+      ...nextServerEnv(process.env),
       NODE_ENV: 'production',
       DATABASE_URL: opts.dbUrl,
       ...(opts.configFile ? { BUILDCOP_CONFIG: opts.configFile } : {}),

@@ -14,6 +14,7 @@ import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFil
 import { parse, UsageError } from './args';
 import type { Command } from './commands';
 import { startSampleReplay, writeReplayConfig } from './replay';
+import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DEMO_DIR = path.join(ROOT, 'data/demo');
@@ -115,7 +116,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/next'), ['start', '-p', port], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', BUILDCOP_CONFIG: CONFIG_FILE, DATABASE_URL: dbUrl },
+      env: { ...nextServerEnv(process.env), BUILDCOP_CONFIG: CONFIG_FILE, DATABASE_URL: dbUrl },
     });
     log(`dashboard: http://localhost:${port}/  (Ctrl-C stops it and the replay server)`);
 
