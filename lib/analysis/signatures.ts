@@ -18,6 +18,7 @@
 // Failure texts of e2e tests stay far below the budget (see tests/analysis/signatures.test.ts).
 import { createHash } from 'node:crypto';
 import { signatureText } from './normalize';
+import { lowerBound } from './sorted';
 import { editDistBelow, editWork, matchLimit, ngramCounts, ngramCountsDigest } from './textDistance';
 
 /** A signature as stored in the database. */
@@ -309,17 +310,6 @@ function growFloat64(a: Float64Array): Float64Array {
   const bigger = new Float64Array(a.length * 2);
   bigger.set(a);
   return bigger;
-}
-
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -2,9 +2,9 @@
 // and the pattern index against a brute-force search.
 import { describe, expect, it } from 'vitest';
 import {
-  candidateKeyLines, computeAutoLinks, holdsHash, informativeLetters, keyForm, letterRunHashes, nameLinks, quoteRunKey, SignatureKeySelector,
-  SignatureQuoteIndex, TestNameIndex,
+  candidateKeyLines, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
 } from '../../lib/analysis/bugLinking';
+import { holdsHash, letterRunHashes, quoteRunKey } from '../../lib/analysis/letterRuns';
 import { signatureText } from '../../lib/analysis/normalize';
 import { PatternIndex } from '../../lib/analysis/patternIndex';
 
@@ -17,12 +17,13 @@ const XSS = '[sig-xss] renders <img src=x onerror=alert(1)> as text [Suite:opens
 const NAMES = [DC, NODEPORT, NODEPORT_UPSTREAM, INSTALL, INSTALL_OVERALL, XSS, 'Overall'];
 
 const bug = (summary: string, description = '', comments: string[] = []) => ({ summary, description, comments });
+/** A seeded generator of whole numbers below n (the same sequence every run). */
+const lcg = (seed: number) => (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
 
 describe('PatternIndex', () => {
   it('finds exactly what a brute-force search finds, short and long patterns, overlaps included', () => {
     // a small alphabet makes many overlapping and repeated occurrences
-    let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const rand = lcg(7);
     const word = (len: number) => Array.from({ length: len }, () => 'ab c'[rand(4)]).join('');
     const patterns = Array.from({ length: 300 }, () => word(3 + rand(40)));
     const index = new PatternIndex(patterns, 12);
@@ -38,8 +39,7 @@ describe('PatternIndex', () => {
   });
 
   it('finds patterns pushed after it was built as it finds those it was built with', () => {
-    let seed = 11;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const rand = lcg(11);
     const word = (len: number) => Array.from({ length: len }, () => 'ab c'[rand(4)]).join('');
     const patterns = Array.from({ length: 300 }, () => word(3 + rand(40)));
     const built = new PatternIndex(patterns, 12);
@@ -196,8 +196,7 @@ describe('computeAutoLinks', () => {
 
 describe('key lines of signatures that keep coming', () => {
   it('find, taken in as they come, what they find taken in all at once', () => {
-    let seed = 3;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const rand = lcg(3);
     const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer deployment rollout replica scheduler taint toleration kubelet eviction'.split(' ');
     const line = () => Array.from({ length: 7 }, () => WORDS[rand(WORDS.length)]).join(' ');
     // a line shared by many signatures (boilerplate: never a key) and lines of their own
@@ -225,8 +224,7 @@ describe('key lines of signatures that keep coming', () => {
 
 describe('test names that keep coming', () => {
   it('give the key lines that all the names at once give, looking again only at the signatures that hold one', () => {
-    let seed = 5;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const rand = lcg(5);
     const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer deployment rollout'.split(' ');
     const phrase = () => Array.from({ length: 6 }, () => WORDS[rand(WORDS.length)]).join(' ');
     const names = Array.from({ length: 60 }, (_, i) => `[sig-storage] ${phrase()} should keep working ${i} [Suite:openshift/conformance/parallel]`);
@@ -259,8 +257,7 @@ describe('test names that keep coming', () => {
 
 describe('the letter runs of a bug text', () => {
   it('hold the key of every line the text holds, wherever it starts or ends, and tell most other lines apart', () => {
-    let seed = 9;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16) % n;
+    const rand = lcg(9);
     const WORDS = 'reconcile controller volume attachment webhook admission route ingress etcd leader election quota namespace finalizer'.split(' ');
     const words = (n: number) => Array.from({ length: n }, () => WORDS[rand(WORDS.length)] + ['', '-', '.', ':'][rand(4)]).join(' ');
     const text = words(400);

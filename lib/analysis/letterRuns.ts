@@ -1,0 +1,71 @@
+// A bug's texts reduced to the hashes of their runs of letters: what tells, without the texts, that
+// they cannot quote a line (lib/ingest/linkIndexes.ts keeps these per bug between relinks).
+import { lowerBound } from './sorted';
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** FNV-1a of s[start, end). */
+function hashOf(s: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h | 0;
+}
+
+const LETTER_RUN = /[A-Za-z]{3,}/g;
+
+/**
+ * The hashes (FNV-1a) of the runs of three letters or more in pieces, sorted and distinct: a compact
+ * stand-in for a bug's texts that tells which key lines they cannot quote (see quoteRunKey). One
+ * loop over the characters (a regex match per run took ten times as long).
+ */
+export function letterRunHashes(pieces: readonly string[]): Int32Array {
+  let out = new Int32Array(256);
+  let n = 0;
+  for (const p of pieces) {
+    let h = FNV_OFFSET;
+    let run = 0;
+    for (let i = 0; i <= p.length; i++) {
+      const c = i < p.length ? p.charCodeAt(i) : 0;
+      if (isLetter(c)) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        run++;
+        continue;
+      }
+      if (run >= 3) {
+        if (n === out.length) {
+          const bigger = new Int32Array(n * 2);
+          bigger.set(out);
+          out = bigger;
+        }
+        out[n++] = h | 0;
+      }
+      h = FNV_OFFSET;
+      run = 0;
+    }
+  }
+  const sorted = out.subarray(0, n).sort();
+  let distinct = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
+  return sorted.slice(0, distinct);
+}
+
+/**
+ * The hash of a line's longest run of three letters or more that neither starts nor ends it
+ * (undefined when it has none). A text holding the line holds that run whole, between two
+ * characters that are not letters: the line cannot be in pieces whose letterRunHashes lack it.
+ */
+export function quoteRunKey(line: string): number | undefined {
+  let best: RegExpExecArray | undefined;
+  for (const r of line.matchAll(LETTER_RUN)) {
+    if (r.index > 0 && r.index + r[0].length < line.length && (!best || r[0].length > best[0].length)) best = r;
+  }
+  return best ? hashOf(line, best.index, best.index + best[0].length) : undefined;
+}
+
+/** Whether sorted `hashes` holds h. */
+export function holdsHash(hashes: Int32Array, h: number): boolean {
+  const at = lowerBound(hashes, h);
+  return at < hashes.length && hashes[at] === h;
+}
