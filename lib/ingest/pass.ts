@@ -98,6 +98,12 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
   try {
+    // What does not depend on Deck's listing is read while it downloads (on PostgreSQL, round trips
+    // that otherwise came one after the other before the first run was fetched).
+    const catalogRead = Catalog.forPass(db);
+    const pendingRead = listPending(db);
+    catalogRead.catch(() => undefined); // awaited below; not an unhandled rejection if Deck fails first
+    pendingRead.catch(() => undefined);
     const deck = await fetchDeckRuns(http, config.prow.url);
     summary.source = deck.source;
     const jobFilter = config.prow.jobs ? new RegExp(config.prow.jobs) : undefined;
@@ -107,7 +113,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
     const known = await knownRuns(db, minStarted);
-    const pendingRows = await listPending(db);
+    const pendingRows = await pendingRead;
     const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
     const work: { run: ProwRun; update: boolean; readAttempts?: number; listedByPass: number; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();
@@ -147,7 +153,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     work.sort((a, b) => byStart(a.run, b.run));
 
     progress.start(work.length);
-    const { catalog, kept } = await Catalog.forPass(db);
+    const { catalog, kept } = await catalogRead;
     const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
     const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
