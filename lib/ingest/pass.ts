@@ -7,7 +7,7 @@ import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
 import type { Database } from '../store/db';
-import { knownRuns, type KnownRun } from '../store/runs';
+import { keepKnownRuns, knownRunsForPass, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { backoffSeconds, listPending, markListed, recordPassEnd, recordPassStart, upsertPending, type PendingRow } from './bookkeeping';
@@ -35,10 +35,11 @@ export interface PassSummary {
   parsedOn: string;
   /**
    * What the pass took over from the process's previous pass instead of reading or building again
-   * (passes of `ingest --interval`, while the database holds what they know): the catalog of jobs,
-   * tests, test sets and signatures, the clustering index, and the indexes bug linking searches with.
+   * (passes of `ingest --interval`, while the database holds what they know): the runs stored in
+   * Deck's window, the catalog of jobs, tests, test sets and signatures, the clustering index, and
+   * the indexes bug linking searches with.
    */
-  kept: { catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
+  kept: { knownRuns: boolean; catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
   warnings: string[];
 }
 
@@ -93,7 +94,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [] };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -112,7 +113,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
-    const known = await knownRuns(db, minStarted);
+    const { runs: known, kept: knownKept } = await knownRunsForPass(db, minStarted);
     const pendingRows = await pendingRead;
     const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
     const work: { run: ProwRun; update: boolean; readAttempts?: number; listedByPass: number; pending?: PendingRow }[] = [];
@@ -157,7 +158,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
     const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
-    summary.kept = { ...summary.kept, catalog: kept, signatureIndex: reader.indexKept };
+    summary.kept = { ...summary.kept, knownRuns: knownKept, catalog: kept, signatureIndex: reader.indexKept };
     // Runs are read (downloaded several at once, assembled in start order) and stored in start
     // order, so signature clustering (first text wins) is the same however a pass was interrupted,
     // and reading overlaps storing. Runs already read are stored together (lib/ingest/storeBatch.ts);
@@ -177,6 +178,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         const label = `${s.run.job} ${s.run.buildId}`;
         if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (kept pending, tried again later)`);
         progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
+        if (s.known) known.set(key(s.run.job, s.run.buildId), s.known);
         if (s.outcome === 'new') summary.runsNew++;
         else if (s.outcome === 'updated') summary.runsUpdated++;
         else if (s.outcome === 'failed') summary.runsFailed++;
@@ -230,6 +232,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'ok');
     catalog.keep(db);
+    await keepKnownRuns(db, known, minStarted);
     return summary;
   } catch (e) {
     summary.seconds = (performance.now() - t0) / 1000;

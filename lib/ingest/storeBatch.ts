@@ -6,7 +6,7 @@
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
 import type { Database, Sql } from '../store/db';
-import { writeRuns, type RunToWrite } from '../store/runs';
+import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
@@ -34,6 +34,8 @@ export interface StoredRun {
   parseErrors: number;
   /** why it failed (it is kept pending and retried by a later pass) */
   message?: string;
+  /** new or updated: the run as stored (see knownRuns) */
+  known?: KnownRun;
 }
 
 // A run committed but lost in a crash of the database server is read again by the next pass, as
@@ -59,7 +61,9 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
     } else {
       if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
       writes.push({ assembled: read, replace: item.update, wasPending: item.wasPending });
-      out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: read.record.results.length, parseErrors: read.record.problems.length });
+      const { record } = read;
+      const known = { state: record.state, incomplete: record.incomplete, readAttempts: record.incomplete ? (item.readAttempts ?? 0) + 1 : 0, ingestedAt: now, started: record.started };
+      out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: record.results.length, parseErrors: record.problems.length, known });
     }
   }
   await writeRuns(sql, catalog, writes, now);

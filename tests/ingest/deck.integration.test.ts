@@ -10,6 +10,7 @@ import { jobDetail } from '../../lib/analysis/jobs';
 import { runDetail } from '../../lib/analysis/runDetail';
 import { iso } from '../../lib/analysis/window';
 import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
+import { openDatabase } from '../../lib/store/db';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -201,14 +202,21 @@ describe('a run with a file that cannot be downloaded', () => {
   it('is stored without it, read again after 5 minutes, then less and less often, and completed once the file can be read', async () => {
     const victim = runs.filter((r) => r.job === PROMOTE && r.finished <= endSec)[1];
     const server = await replay(dir, { faults: { status: [{ match: `${victim.buildId}/build-log\\.txt$`, status: 503, times: 1e9 }] } });
-    const db = await fresh();
+    let db = await fresh();
     const config = configFor(dir, server.url, { prow: { url: server.url, jobs: `^${PROMOTE}$` }, ingest: { retries: 0 } });
     const stored = async () => {
       const row = (await db.get<{ meta: string; parse_errors: number }>('SELECT meta, parse_errors FROM run WHERE build_id = ?', [victim.buildId]))!;
       return { ...(JSON.parse(row.meta) as { incomplete?: boolean; readAttempts?: number }), parseErrors: row.parse_errors };
     };
-    // time passing, as far as ingest can tell: the run was stored earlier
-    const age = (seconds: number) => db.run('UPDATE run SET ingested_at = ingested_at - ? WHERE build_id = ?', [seconds, victim.buildId]);
+    // time passing, as far as ingest can tell: the run was stored earlier. Ingest never changes a
+    // stored run in place, and the passes of one process go by what they stored (see
+    // knownRunsForPass): each pass after an edit runs as a new process would, on a new connection.
+    const age = async (seconds: number) => {
+      await db.run('UPDATE run SET ingested_at = ingested_at - ? WHERE build_id = ?', [seconds, victim.buildId]);
+      const url = db.url;
+      await closeDatabase(db);
+      db = await openDatabase(url);
+    };
     try {
       const first = await ingestPass({ config, db });
       expect(first.runsNew).toBe(finishedBy(PROMOTE, endSec));

@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 // Deck as of six days before the end, two days before, and the end: each pass brings new failures,
 // and a later one a new test
 const TIMES = [new Date(TEST_WORLD_END.getTime() - 6 * DAY), new Date(TEST_WORLD_END.getTime() - 2 * DAY), TEST_WORLD_END];
-const ALL_KEPT = { catalog: true, signatureIndex: true, bugLinkIndexes: true };
+const ALL_KEPT = { knownRuns: true, catalog: true, signatureIndex: true, bugLinkIndexes: true };
 
 describeEachDatabase('passes of one process', (kind) => {
   let dir: string;
@@ -92,7 +92,7 @@ describeEachDatabase('passes of one process', (kind) => {
       await passInNewProcess(t, TIMES[1]);
       const s = await passHere(db, 0, TIMES[2]);
       // the linking indexes do not depend on the order signatures came in: they take the other's in
-      expect(s.kept).toEqual({ catalog: false, signatureIndex: false, bugLinkIndexes: true });
+      expect(s.kept).toEqual({ knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: true });
       expect(await contents(db)).toEqual(expected);
     } finally {
       await closeDatabase(db);
