@@ -1,5 +1,5 @@
-// The passes of one process (`ingest --interval`) keep the catalog, the clustering index and the
-// bug linking indexes of the pass before instead of reading and building them again. That must never
+// The passes of one process (`ingest --interval`) keep the known runs, the catalog, the clustering
+// index and the bug linking indexes of the pass before instead of reading and building them again. That must never
 // change what is stored (runs, signatures and bug links): passes in one process, on either reading
 // thread, end with the database that one process per pass gives, signatures created in the same
 // order; and a pass after another process wrote reads and builds what depends on that order again.
@@ -63,7 +63,7 @@ describeEachDatabase('passes of one process', (kind) => {
     for (const t of targets) await t.drop();
   });
 
-  it.each([['the main thread', 0], ['a reader thread', 1]])('keep the catalog and the clustering index on %s, and store what a process per pass stores', async (_, workers) => {
+  it.each([['the main thread', 0], ['a reader thread', 1]])('keep the known runs, the catalog and the indexes on %s, and store what a process per pass stores', async (_, workers) => {
     const db = await open(await newTarget());
     try {
       const kept = [];
@@ -84,7 +84,7 @@ describeEachDatabase('passes of one process', (kind) => {
     }
   }, 120_000);
 
-  it('read the catalog and build the clustering index again after another process wrote to the database, and bring the bug linking indexes up to date', async () => {
+  it('read the known runs and the catalog and build the clustering index again after another process wrote to the database, and bring the bug linking indexes up to date', async () => {
     const t = await newTarget();
     const db = await open(t);
     try {
