@@ -59,10 +59,11 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
       await upsertPending(sql, [{ run, tried: failedTry(item, 'not finished: its finished.json gave no result') }], now);
       out.push({ ...none, outcome: 'pending' });
     } else {
-      if (read.record.incomplete) read.record.meta.readAttempts = (item.readAttempts ?? 0) + 1;
-      writes.push({ assembled: read, replace: item.update, wasPending: item.wasPending });
       const { record } = read;
-      const known = { state: record.state, incomplete: record.incomplete, readAttempts: record.incomplete ? (item.readAttempts ?? 0) + 1 : 0, ingestedAt: now, started: record.started };
+      const readAttempts = record.incomplete ? (item.readAttempts ?? 0) + 1 : 0;
+      if (record.incomplete) record.meta.readAttempts = readAttempts;
+      writes.push({ assembled: read, replace: item.update, wasPending: item.wasPending });
+      const known = { state: record.state, incomplete: record.incomplete, readAttempts, ingestedAt: now, started: record.started };
       out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: record.results.length, parseErrors: record.problems.length, known });
     }
   }

@@ -52,7 +52,7 @@ const newestRunId = async (db: Database) => Number((await db.get<{ id: number | 
  * The runs stored that started since `sinceStarted` (see knownRuns): those the last completed pass on
  * this database object knew, with what it stored, when no run was written since (a run written, or
  * written again, gets a new id: the newest id is the one that pass saw last); else read. At
- * OpenShift's scale (71,400 runs in Deck's window) reading took 0.14-0.25 s a pass. A run missing
+ * OpenShift's scale (71,400 runs in Deck's window) reading took 0.14-0.26 s a pass. A run missing
  * from a stale map would only be fetched again, never lost.
  */
 export async function knownRunsForPass(db: Database, sinceStarted: number): Promise<{ runs: Map<string, KnownRun>; kept: boolean }> {
