@@ -6,7 +6,7 @@ import { nameLinks, quotablePieces, SignatureKeySelector, SignatureQuoteIndex, T
 import { holdsHash, letterRunHashes, quoteRunKey } from '../analysis/letterRuns';
 import { splitComments } from '../sources/trackerBug';
 import { selectIn } from '../store/bulk';
-import { holdsJust, tableStates } from '../store/catalog';
+import { holdsJust, KeptPerDatabase, tableStates } from '../store/keptBetweenPasses';
 import type { Database, Sql } from '../store/db';
 
 const PAGE = 2000;
@@ -59,11 +59,11 @@ async function holdsRead(db: Sql, table: 'test' | 'signature', count: number, ne
   return holdsJust(state, count, [newest.hash, newest.id]);
 }
 
-const keptIndexes = new WeakMap<Database, LinkIndexes>();
+const keptIndexes = new KeptPerDatabase<LinkIndexes>();
 
 /** Keeps the indexes for the next relink on this database object (once this one has used them). */
 export function keepIndexes(db: Database, indexes: LinkIndexes): void {
-  keptIndexes.set(db, indexes);
+  keptIndexes.keep(db, indexes);
 }
 
 /**
@@ -73,8 +73,7 @@ export function keepIndexes(db: Database, indexes: LinkIndexes): void {
  * serve while the rows read are all there are (see holdsJust).
  */
 export async function linkIndexes(db: Database): Promise<{ indexes: LinkIndexes; kept: boolean }> {
-  let k = keptIndexes.get(db);
-  keptIndexes.delete(db);
+  let k = keptIndexes.take(db);
   if (k && !(await addTests(db, k))) k = undefined;
   const kept = !!k;
   if (!k) {

@@ -6,6 +6,7 @@ import { testId } from '../ids';
 import { signatureOrderDigest, type StoredSignature } from '../analysis/signatures';
 import type { Database, Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
+import { holdsJust, KeptPerDatabase, tableStates } from './keptBetweenPasses';
 import { encodeTestSet, testSetHash } from './testSets';
 
 /** The id of a row inserted if new: one statement, and a second only when it already existed. */
@@ -55,8 +56,7 @@ export class Catalog {
    * holdsJust); else one loaded now.
    */
   static async forPass(db: Database): Promise<{ catalog: Catalog; kept: boolean }> {
-    const kept = keptCatalogs.get(db);
-    keptCatalogs.delete(db); // a pass that fails leaves none (its ids may not all be committed)
+    const kept = keptCatalogs.take(db);
     if (kept && (await kept.matches(db))) {
       kept.testsByName.clear();
       kept.testSetsByMembers.clear();
@@ -67,7 +67,7 @@ export class Catalog {
 
   /** Keeps this catalog for the next pass on `db` (see forPass): called when a pass has completed. */
   keep(db: Database): void {
-    keptCatalogs.set(db, this);
+    keptCatalogs.keep(db, this);
   }
 
   /** Whether the database's tables hold exactly the rows this catalog knows. */
@@ -186,29 +186,5 @@ export class Catalog {
   }
 }
 
-export interface TableState {
-  count: number;
-  /** the newest row's id and key (0 and '' when empty) */
-  newest: [string, number];
-}
-
-/**
- * Each table's row count and newest row (by id, with its `key` column), in one query: what tells
- * whether rows read before are all a table holds (see holdsJust).
- */
-export async function tableStates(db: Sql, tables: [table: string, key: string][]): Promise<TableState[]> {
-  const [row] = await db.rows(`SELECT ${tables.map(([t, key]) => `(SELECT COUNT(*) FROM ${t}), (SELECT MAX(id) FROM ${t}), (SELECT ${key} FROM ${t} ORDER BY id DESC LIMIT 1)`).join(', ')}`);
-  return tables.map((_, k) => ({ count: Number(row[3 * k]), newest: [(row[3 * k + 2] as string | null) ?? '', Number(row[3 * k + 1] ?? 0)] }));
-}
-
-/**
- * Whether a table in this state holds exactly the `count` rows read, the newest of them `newest` (key
- * and id). Rows of the tables this is used on are never deleted, so equal counts mean the same rows;
- * the newest row is compared too, against a database emptied and filled again.
- */
-export function holdsJust(state: TableState, count: number, newest: [string, number]): boolean {
-  return state.count === count && (count === 0 || (state.newest[0] === newest[0] && state.newest[1] === newest[1]));
-}
-
 /** The catalog each database object's last completed pass left (see Catalog.forPass). */
-const keptCatalogs = new WeakMap<Database, Catalog>();
+const keptCatalogs = new KeptPerDatabase<Catalog>();

@@ -6,6 +6,7 @@ import type { AssembledRun } from '../ingest/runReader';
 import type { Catalog } from './catalog';
 import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
+import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
@@ -44,7 +45,7 @@ export async function knownRuns(db: Database, sinceStarted: number): Promise<Map
 }
 
 /** What the last completed pass on each database object knew of the stored runs (see knownRunsForPass). */
-const keptKnown = new WeakMap<Database, { since: number; newestRun: number; runs: Map<string, KnownRun> }>();
+const keptKnown = new KeptPerDatabase<{ since: number; newestRun: number; runs: Map<string, KnownRun> }>();
 
 const newestRunId = async (db: Database) => Number((await db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM run'))?.id ?? 0);
 
@@ -56,8 +57,7 @@ const newestRunId = async (db: Database) => Number((await db.get<{ id: number | 
  * from a stale map would only be fetched again, never lost.
  */
 export async function knownRunsForPass(db: Database, sinceStarted: number): Promise<{ runs: Map<string, KnownRun>; kept: boolean }> {
-  const kept = keptKnown.get(db);
-  keptKnown.delete(db);
+  const kept = keptKnown.take(db);
   if (kept && sinceStarted >= kept.since && (await newestRunId(db)) === kept.newestRun) {
     for (const [k, r] of kept.runs) if (r.started < sinceStarted) kept.runs.delete(k);
     return { runs: kept.runs, kept: true };
@@ -67,7 +67,7 @@ export async function knownRunsForPass(db: Database, sinceStarted: number): Prom
 
 /** Keeps a completed pass's known runs, with the runs it stored added, for the next pass on `db`. */
 export async function keepKnownRuns(db: Database, runs: Map<string, KnownRun>, sinceStarted: number): Promise<void> {
-  keptKnown.set(db, { since: sinceStarted, newestRun: await newestRunId(db), runs });
+  keptKnown.keep(db, { since: sinceStarted, newestRun: await newestRunId(db), runs });
 }
 
 function capMessage(s: string): string {
