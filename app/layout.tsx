@@ -38,6 +38,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <a href="/jobs">Jobs</a>
             <a href="/search">Search</a>
             <a href="/promotion">Promotion</a>
+            <a href="/ingest">Ingest</a>
           </nav>
           <form action="/search" method="get" role="search" className="quick-search">
             <label htmlFor="quick-q" className="visually-hidden">

@@ -101,6 +101,14 @@ describe('each route returns what its CLI twin prints', () => {
     expect(a.body).toEqual(await cli('stats'));
   });
 
+  it('/api/ingest = buildcop ingest-log', async () => {
+    const a = await api('/api/ingest?limit=3');
+    expect(a.status).toBe(200);
+    expect(a.body.passes[0].status).toBe('ok');
+    expect(a.body.pending).toMatchObject({ total: truth.runs.pending, running: truth.runs.pending });
+    expect(a.body).toEqual(await cli('ingest-log', '--limit', '3'));
+  });
+
   it('/api/health = buildcop health', async () => {
     const a = await api('/api/health');
     const c = await cli('health');
@@ -124,6 +132,7 @@ describe('invalid parameters get a 400 with a message', () => {
     '/api/jobs?at=yesterday',
     '/api/search?q=(',
     '/api/search?q=x&limit=0',
+    '/api/ingest?limit=many',
     '/api/search',
     // malformed percent-encoding in the path (Next's router alone would answer 500)
     '/api/jobs/%E0%A4%A',
@@ -179,7 +188,7 @@ describe('the OpenAPI document', () => {
     expect(a.status).toBe(200);
     expect(a.body.openapi).toBe('3.1.0');
     const paths = Object.keys(a.body.paths);
-    for (const p of ['/api/hotlist', '/api/tests/{id}', '/api/jobs', '/api/jobs/{name}', '/api/runs/{job}/{buildId}', '/api/search', '/api/stats', '/api/health', '/api/bugs', '/api/tests/{id}/bugs', '/api/promotion']) {
+    for (const p of ['/api/hotlist', '/api/tests/{id}', '/api/jobs', '/api/jobs/{name}', '/api/runs/{job}/{buildId}', '/api/search', '/api/stats', '/api/health', '/api/ingest', '/api/bugs', '/api/tests/{id}/bugs', '/api/promotion']) {
       expect(paths).toContain(p);
     }
     expect(Object.keys(a.body.paths['/api/tests/{id}/bugs'])).toEqual(expect.arrayContaining(['post', 'delete']));

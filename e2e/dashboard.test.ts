@@ -178,6 +178,40 @@ describe('jobs, runs and search', () => {
     }
   });
 
+  it('the ingest log shows the passes, the pending runs and why, the parse errors and the warnings', async () => {
+    // a parse error and a warning of the latest pass, for the time of this test (restored after)
+    const db = await openDatabase(inject('dbUrl'));
+    const victim = (await db.get<{ id: number; build_id: string; job: string }>('SELECT r.id, r.build_id, j.name AS job FROM run r JOIN job j ON j.id = r.job_id ORDER BY r.started DESC LIMIT 1'))!;
+    const pass = (await db.get<{ id: number; warnings: string }>('SELECT id, warnings FROM ingest_pass ORDER BY id DESC LIMIT 1'))!;
+    const hostile = '<img src=x onerror=alert(1)> unexpected end of file';
+    await db.run('INSERT INTO parse_error (run_id, file, message) VALUES (?, ?, ?)', [victim.id, 'artifacts/e2e/junit_e2e.xml', hostile]);
+    await db.run('UPDATE ingest_pass SET warnings = ? WHERE id = ?', [JSON.stringify(['bugs: jira: HTTP 503 from https://issues.example/rest/api/2/search']), pass.id]);
+    try {
+      const { page, errors } = await newPage(browser);
+      await page.goto(`${baseUrl}/`);
+      await Promise.all([page.waitForURL(/\/ingest$/), page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ingest' }).click()]);
+      expect(await page.locator('[data-testid="latest-pass-problems"]').innerText()).toMatch(/completed with warnings:\s*bugs: jira: HTTP 503/);
+      const passes = page.locator('[data-testid="ingest-passes"] tbody tr');
+      expect(await passes.count()).toBeGreaterThan(0);
+      expect((await passes.first().locator('td[data-label="Status"]').innerText()).trim()).toBe('ok');
+      const pending = page.locator('[data-testid="ingest-pending"] li');
+      expect(await pending.count()).toBe(truth.runs.pending);
+      for (const text of await pending.allInnerTexts()) expect(text).toMatch(/: running, started /);
+      const parseError = page.locator('[data-testid="ingest-parse-errors"] li');
+      expect(await parseError.count()).toBe(1);
+      expect(await parseError.innerText()).toContain(hostile); // shown as text, not markup
+      expect(await page.locator('[data-testid="ingest-parse-errors"] img').count()).toBe(0);
+      expect(await parseError.locator('a').getAttribute('href')).toBe(`/runs/${encodeURIComponent(victim.job)}/${encodeURIComponent(victim.build_id)}`);
+      await page.screenshot({ path: path.join(TEST_OUTPUT, 'ingest.png'), fullPage: true });
+      expect(cspErrors(errors)).toEqual([]);
+      await page.context().close();
+    } finally {
+      await db.run('DELETE FROM parse_error WHERE run_id = ? AND message = ?', [victim.id, hostile]);
+      await db.run('UPDATE ingest_pass SET warnings = ? WHERE id = ?', [pass.warnings, pass.id]);
+      await closeDatabase(db);
+    }
+  });
+
   it('charts matching runs per day for a search', async () => {
     const { page } = await newPage(browser);
     await page.goto(`${baseUrl}/search?q=${encodeURIComponent('connection refused')}&${at}`);

@@ -12,7 +12,13 @@ export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<S
       </p>
     );
   }
-  const failed = stats.lastIngestStatus === 'failed' ? ' The latest ingest pass failed; see the ingest log.' : '';
+  const failed =
+    stats.lastIngestStatus === 'failed' ? (
+      <>
+        {' '}
+        The latest ingest pass failed; see the <a href="/ingest">ingest log</a>.
+      </>
+    ) : null;
   if (freshness(stats.lastIngestAt, nowMs).status === 'stale') {
     return (
       <p className="notice warn freshness" role="status" data-freshness="stale">

@@ -114,6 +114,24 @@ const health = obj({
   counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),
 });
 
+const ingestLog = obj({
+  passes: arr(obj({
+    id: int(), startedAt: iso(), finishedAt: nullable(iso()),
+    status: { type: 'string', enum: ['running', 'ok', 'failed', 'interrupted'], description: 'interrupted: recorded as running, and a later pass started since (its process was killed)' },
+    message: str('why the pass failed'), seconds: num(), runsNew: int(), runsUpdated: int(), runsPending: int(), runsLost: int('pending runs Deck stopped listing unfinished'),
+    runsFailed: int('runs that could not be fetched or stored (tried again later)'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
+    warnings: arr(str('a source that failed without failing the pass')),
+  })),
+  pending: obj({
+    total: int(), running: int('Deck lists them unfinished'), retrying: int('finished, not fetched or stored yet'), lost: int('Deck stopped listing them unfinished'),
+    runs: arr(obj({
+      job: str(), buildId: str(), state: str(), started: iso(), url: str(), why: { type: 'string', enum: ['running', 'retrying', 'lost'] }, attempts: int(), lastError: str(),
+      firstSeen: iso(), lastListed: nullable(iso()), nextCheck: nullable(iso('not tried again before')),
+    })),
+  }),
+  parseErrors: obj({ total: int(), runs: int('runs with parse errors'), errors: arr(obj({ job: str(), buildId: str(), started: iso(), url: str(), file: str(), message: str() })) }),
+});
+
 const bugs = obj({
   bugs: arr(obj({ tracker: str(), id: str(), url: str(), summary: str(), status: str(), tests: arr(str('linked test names')), links: arr(obj({ test: str(), reason: str() })) })),
 });
@@ -182,6 +200,12 @@ export function openApiDocument() {
         ref('SearchResult'),
       ),
       '/api/stats': get('Database totals and the last ingest', 'buildcop stats', [], ref('Stats'), []),
+      '/api/ingest': get(
+        'The ingest log: recent passes (with their warnings), the runs kept pending and why, the files that could not be parsed (200 of each list at most, with totals)',
+        'buildcop ingest-log',
+        [q('limit', 'Passes at most, newest first (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
+        ref('IngestLog'),
+      ),
       '/api/health': {
         get: {
           summary: 'Data freshness: ok, stale (last ingest over an hour ago), never-ingested, or unavailable',
@@ -236,6 +260,7 @@ export function openApiDocument() {
         SearchResult: searchResult,
         Stats: stats,
         Health: health,
+        IngestLog: ingestLog,
         Bugs: bugs,
         Promotion: promotion,
       },

@@ -1,6 +1,7 @@
-// jobs, job, run, search, health: the CLI twins of the dashboard's JSON API (same lib functions, same
+// jobs, job, run, search, health, ingest-log: the CLI twins of the dashboard's JSON API (same lib functions, same
 // parameters; --json prints exactly what the API returns).
 import { health } from '../analysis/health';
+import { ingestLog, parseIngestLogQuery } from '../analysis/ingestLog';
 import { jobDetail, listJobs, parseJobsQuery } from '../analysis/jobs';
 import { runDetail } from '../analysis/runDetail';
 import { parseSearchQuery, search } from '../analysis/search';
@@ -103,5 +104,36 @@ export const healthCommand: Command = {
       out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
     }
     return h.status === 'ok' ? 0 : 1;
+  },
+};
+
+export const ingestLogCommand: Command = {
+  summary: 'what ingest did and is waiting for: recent passes and their warnings, pending runs, parse errors',
+  usage: 'Usage: buildcop ingest-log [--limit N] [--db URL] [--json]\n  --limit N: passes listed, newest first (default 20)',
+  async run(argv) {
+    const { values: v } = parse(argv, { limit: { type: 'string' } });
+    const log = await ingestLog(await openDatabase(v.db), parseIngestLogQuery({ limit: v.limit }));
+    if (v.json) printJson(log);
+    else {
+      const n = (x: number) => x.toLocaleString('en-US');
+      out(log.passes.length ? 'Ingest passes, newest first:' : 'No ingest pass yet: run `buildcop ingest`.');
+      for (const p of log.passes) {
+        out(
+          `  ${p.startedAt} ${p.status.padEnd(11)} ${p.seconds.toFixed(1).padStart(6)} s  ${n(p.runsNew)} new, ${n(p.runsUpdated)} updated, ${n(p.runsPending)} pending` +
+            `${p.runsLost ? ` (${n(p.runsLost)} lost)` : ''}${p.runsFailed ? `, ${n(p.runsFailed)} failed` : ''}; ${n(p.testResults)} test results, ${n(p.parseErrors)} parse errors; ${(p.downloadedBytes / 1e6).toFixed(1)} MB`,
+        );
+        if (p.message) out(`      failed: ${p.message}`);
+        for (const w of p.warnings) out(`      warning: ${w}`);
+      }
+      const pending = log.pending;
+      out(`Pending runs: ${pending.total} (${pending.running} running, ${pending.retrying} retrying, ${pending.lost} lost track of)`);
+      for (const r of pending.runs) {
+        const tries = r.attempts ? ` (${r.attempts} tr${r.attempts === 1 ? 'y' : 'ies'}${r.nextCheck ? `, next ${r.nextCheck}` : ''}): ${r.lastError.split('\n')[0]}` : '';
+        out(`  ${r.why.padEnd(8)} ${r.job} ${r.buildId} started ${r.started}${tries}`);
+      }
+      out(`Parse errors: ${log.parseErrors.total} in ${log.parseErrors.runs} run${log.parseErrors.runs === 1 ? '' : 's'}`);
+      for (const e of log.parseErrors.errors) out(`  ${e.job} ${e.buildId} ${e.file}: ${e.message.split('\n')[0]}`);
+    }
+    return 0;
   },
 };

@@ -20,6 +20,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./browse')).runCommand,
   search: async () => (await import('./browse')).searchCommand,
   health: async () => (await import('./browse')).healthCommand,
+  'ingest-log': async () => (await import('./browse')).ingestLogCommand,
   demo: async () => (await import('./demo')).demoCommand,
   bugs: async () => (await import('./bugs')).bugsCommand,
   // MORE-COMMANDS

@@ -236,6 +236,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     return summary;
   } catch (e) {
     summary.seconds = (performance.now() - t0) / 1000;
+    summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'failed', (e as Error).message).catch(() => undefined);
     throw e;
   } finally {

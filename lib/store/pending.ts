@@ -1,5 +1,5 @@
-// A job's pending runs as the pages show them: running, not fetched yet, or lost track of (Deck
-// stopped listing them before they finished, and no finished.json has appeared since).
+// Pending runs as the pages show them: running, not fetched yet, or lost track of (Deck stopped
+// listing them before they finished, and no finished.json has appeared since).
 import type { Param, Sql } from './db';
 
 export interface PendingRun {
@@ -16,19 +16,61 @@ export interface PendingRun {
   lastListed: number;
 }
 
-/** The job's pending runs started by `at`, latest first. */
-export async function pendingRunsOf(db: Sql, job: string, at = Number.MAX_SAFE_INTEGER): Promise<PendingRun[]> {
-  // a run that the latest complete pass did not list (nor one running since) Deck stopped listing
-  const pass = await db.get<{ id: number }>("SELECT id FROM ingest_pass WHERE status = 'ok' ORDER BY id DESC LIMIT 1");
-  const lastPass = Number(pass?.id ?? 0);
-  const rows = await db.all<{ build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number; listed_by_pass: number }>(
-    'SELECT build_id, state, started, url, last_error, last_seen, listed_by_pass FROM pending_run WHERE job = ? AND started <= ? ORDER BY started DESC, build_id',
-    [job, at],
+/** A pending run with what ingest knows of its tries (the ingest log's view). */
+export interface PendingRunTries extends PendingRun {
+  job: string;
+  /** tries that could not take it (fetches that failed, or checks that found it unfinished) */
+  attempts: number;
+  /** when a pass first saw it (Unix seconds) */
+  firstSeen: number;
+  /** not tried again before (Unix seconds; 0: as soon as Deck lists it finished) */
+  nextCheck: number;
+}
+
+type PendingRow = { job: string; build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number; listed_by_pass: number; attempts: number; first_seen: number; next_check: number };
+
+/**
+ * Pending runs, latest started first: a job's started by `at`, or every job's. A run that the latest
+ * complete pass did not list (nor one running since) Deck stopped listing.
+ */
+export async function pendingRuns(db: Sql, where: { job?: string; at?: number; limit?: number } = {}): Promise<PendingRunTries[]> {
+  const lastPass = await latestCompletePass(db);
+  const rows = await db.all<PendingRow>(
+    `SELECT job, build_id, state, started, url, last_error, last_seen, listed_by_pass, attempts, first_seen, next_check FROM pending_run
+     WHERE started <= ?${where.job === undefined ? '' : ' AND job = ?'} ORDER BY started DESC, job, build_id LIMIT ?`,
+    [where.at ?? Number.MAX_SAFE_INTEGER, ...(where.job === undefined ? [] : [where.job]), where.limit ?? Number.MAX_SAFE_INTEGER],
   );
   return rows.map((r) => ({
-    buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
+    job: r.job, buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
     listed: Number(r.listed_by_pass) >= lastPass, lastListed: Number(r.last_seen),
+    attempts: Number(r.attempts), firstSeen: Number(r.first_seen), nextCheck: Number(r.next_check),
   }));
+}
+
+/** The latest pass that completed: a pending run it did not list (nor one running since), Deck stopped listing. */
+async function latestCompletePass(db: Sql): Promise<number> {
+  const pass = await db.get<{ id: number }>("SELECT id FROM ingest_pass WHERE status = 'ok' ORDER BY id DESC LIMIT 1");
+  return Number(pass?.id ?? 0);
+}
+
+/**
+ * How many runs are pending, and why: running (Deck lists them unfinished), retrying (finished, but
+ * they could not be fetched or stored yet), lost (Deck stopped listing them unfinished).
+ */
+export async function pendingCounts(db: Sql): Promise<{ total: number; running: number; retrying: number; lost: number }> {
+  const lastPass = await latestCompletePass(db);
+  const c = await db.get<{ total: number; running: number | null; retrying: number | null }>(
+    `SELECT COUNT(*) AS total, SUM(CASE WHEN listed_by_pass >= ? AND attempts = 0 THEN 1 ELSE 0 END) AS running,
+       SUM(CASE WHEN listed_by_pass >= ? AND attempts > 0 THEN 1 ELSE 0 END) AS retrying FROM pending_run`,
+    [lastPass, lastPass],
+  );
+  const [total, running, retrying] = [Number(c?.total ?? 0), Number(c?.running ?? 0), Number(c?.retrying ?? 0)];
+  return { total, running, retrying, lost: total - running - retrying };
+}
+
+/** The job's pending runs started by `at`, latest first. */
+export async function pendingRunsOf(db: Sql, job: string, at?: number): Promise<PendingRun[]> {
+  return (await pendingRuns(db, { job, at })).map(({ buildId, state, started, url, lastError, listed, lastListed }) => ({ buildId, state, started, url, lastError, listed, lastListed }));
 }
 
 /**

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hotlist } from '../../lib/analysis/hotlist';
+import { ingestLog } from '../../lib/analysis/ingestLog';
 import { getStats } from '../../lib/analysis/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import { pendingRunsOf } from '../../lib/store/pending';
@@ -48,6 +49,13 @@ describeEachDatabase('ingest of the sample world', (kind) => {
     expect(stats.testResults).toBe(truth.testResults.total);
     expect(stats.failures).toBe(truth.testResults.failed);
     expect(stats.flakes).toBe(truth.testResults.flaked);
+    // the ingest log: the pass, and the runs Deck lists unfinished
+    const log = await ingestLog(db, { limit: 5 });
+    expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', runsNew: truth.runs.finished, runsPending: truth.runs.pending, runsFailed: 0, testResults: truth.testResults.total, warnings: [] })]);
+    expect(log.passes[0].downloadedBytes).toBe(summary.downloadedBytes);
+    expect(log.pending).toMatchObject({ total: truth.runs.pending, running: truth.runs.pending, retrying: 0, lost: 0 });
+    expect(log.pending.runs.every((r) => r.why === 'running' && r.attempts === 0)).toBe(true);
+    expect(log.parseErrors).toEqual({ total: 0, runs: 0, errors: [] });
     firstDump = await logicalDump(db);
   });
 
@@ -100,6 +108,8 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect(code).toBe(0);
       const db2 = await open(other);
       expect(await logicalDump(db2)).toEqual(firstDump);
+      // the killed pass stays recorded as running: the log calls it interrupted once a later one started
+      expect((await ingestLog(db2, { limit: 5 })).passes.map((p) => p.status)).toEqual(['ok', 'interrupted']);
       await closeDatabase(db2);
     } finally {
       server.setFaults({});
@@ -119,6 +129,8 @@ describeEachDatabase('ingest of the sample world', (kind) => {
           { match: '^/data\\.js', status: 503, times: 2 },
           { match: '^/storage/v1/b/', status: 503, times: 3 },
           { match: 'build-log\\.txt$', status: 502, times: 2 },
+          // a bug tracker that refuses the query: a warning of the pass, which completes
+          { match: '^/rest/api/2/search', status: 400, times: 100 },
         ],
         truncate: [`${victim.build_id}/artifacts/.*junit_e2e_[^/]*\\.xml$`],
       },
@@ -141,6 +153,12 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       const stats = await getStats(odb);
       expect(stats.testResults).toBe(world.truth.testResults.total);
       expect(stats.failures).toBe(world.truth.testResults.failed);
+      // the ingest log shows both: the warning, and the file that could not be parsed
+      const log = await ingestLog(odb, { limit: 5 });
+      expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', message: '', parseErrors: 1, warnings: [expect.stringMatching(/^bugs: jira: .*400/)] })]);
+      expect(log.parseErrors).toEqual({
+        total: 1, runs: 1, errors: [{ job: victim.job, buildId: victim.build_id, started: expect.any(String), url: expect.stringContaining(victim.build_id), file: errors[0].file, message: errors[0].message }],
+      });
     } finally {
       await closeDatabase(odb);
       await faulty.close();
@@ -172,6 +190,12 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect((await odb.all('SELECT 1 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE r.build_id = ?', [refused])).length).toBe(0);
       const wait = async () => Number((await odb.get<{ wait: number }>('SELECT next_check - last_seen AS wait FROM pending_run'))!.wait);
       expect(await wait()).toBe(300); // tried again 5 minutes later
+      const log = await ingestLog(odb, { limit: 5 });
+      expect(log.passes[0]).toMatchObject({ status: 'ok', runsFailed: 1 });
+      expect(log.pending).toMatchObject({ total: 1, running: 0, retrying: 1, lost: 0 });
+      expect(log.pending.runs).toEqual([
+        expect.objectContaining({ job, buildId: refused, why: 'retrying', attempts: 1, lastError: expect.stringMatching(/refused by a test trigger/), nextCheck: expect.any(String) }),
+      ]);
 
       // refused again and again: the wait doubles, up to an hour while Deck lists the run
       await odb.run('UPDATE pending_run SET attempts = 9, next_check = 0');

@@ -10,6 +10,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201021845_pending_retries",
       "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for columns with a constant default; the resulting schema is the same)\nALTER TABLE \"pending_run\" ADD COLUMN \"next_check\" BIGINT NOT NULL DEFAULT 0;\nALTER TABLE \"pending_run\" ADD COLUMN \"listed_by_pass\" INTEGER NOT NULL DEFAULT 0;\n\n-- Runs pending before listed_by_pass: taken as listed by the latest pass (the next pass settles it)\nUPDATE \"pending_run\" SET \"listed_by_pass\" = COALESCE((SELECT MAX(\"id\") FROM \"ingest_pass\"), 0);\n"
+    },
+    {
+      "name": "20261201054847_ingest_pass_details",
+      "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for columns with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_failed\" INTEGER NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_lost\" INTEGER NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"downloaded_bytes\" BIGINT NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"seconds\" REAL NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"warnings\" TEXT NOT NULL DEFAULT '[]';\n\n-- Passes before: their duration to the second\nUPDATE \"ingest_pass\" SET \"seconds\" = \"finished_at\" - \"started_at\" WHERE \"finished_at\" IS NOT NULL;\n"
     }
   ],
   "postgres": [
@@ -20,6 +24,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201021854_pending_retries",
       "sql": "-- AlterTable\nALTER TABLE \"pending_run\" ADD COLUMN     \"listed_by_pass\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"next_check\" BIGINT NOT NULL DEFAULT 0;\n\n\n-- Runs pending before listed_by_pass: taken as listed by the latest pass (the next pass settles it)\nUPDATE \"pending_run\" SET \"listed_by_pass\" = COALESCE((SELECT MAX(\"id\") FROM \"ingest_pass\"), 0);\n"
+    },
+    {
+      "name": "20261201054855_ingest_pass_details",
+      "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"downloaded_bytes\" BIGINT NOT NULL DEFAULT 0,\nADD COLUMN     \"runs_failed\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"runs_lost\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"seconds\" DOUBLE PRECISION NOT NULL DEFAULT 0,\nADD COLUMN     \"warnings\" TEXT NOT NULL DEFAULT '[]';\n\n\n-- Passes before: their duration to the second\nUPDATE \"ingest_pass\" SET \"seconds\" = \"finished_at\" - \"started_at\" WHERE \"finished_at\" IS NOT NULL;\n"
     }
   ]
 };
