@@ -189,7 +189,11 @@ describe('jobs, runs and search', () => {
     try {
       const { page, errors } = await newPage(browser);
       await page.goto(`${baseUrl}/`);
-      await Promise.all([page.waitForURL(/\/ingest$/), page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ingest' }).click()]);
+      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ingest' }).getAttribute('href')).toBe('/ingest');
+      // the freshness line says so, and links to the log
+      const freshness = page.locator('.freshness');
+      expect(await freshness.innerText()).toMatch(/Ingested .* ago\. The latest pass reported a problem reading its sources; see the ingest log\./);
+      await Promise.all([page.waitForURL(/\/ingest$/), freshness.getByRole('link', { name: 'ingest log' }).click()]);
       expect(await page.locator('[data-testid="latest-pass-problems"]').innerText()).toMatch(/completed with warnings:\s*bugs: jira: HTTP 503/);
       const passes = page.locator('[data-testid="ingest-passes"] tbody tr');
       expect(await passes.count()).toBeGreaterThan(0);

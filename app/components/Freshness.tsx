@@ -4,7 +4,7 @@ import type { Stats } from '@/lib/analysis/stats';
 import { freshness } from '@/lib/analysis/health';
 import { ago, shortTime } from './format';
 
-export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus'>; nowMs?: number }) {
+export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus' | 'lastIngestWarnings'>; nowMs?: number }) {
   if (!stats.lastIngestAt) {
     return (
       <p className="notice warn freshness" role="status" data-freshness="never">
@@ -12,24 +12,30 @@ export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<S
       </p>
     );
   }
-  const failed =
+  const problem =
     stats.lastIngestStatus === 'failed' ? (
       <>
         {' '}
         The latest ingest pass failed; see the <a href="/ingest">ingest log</a>.
+      </>
+    ) : stats.lastIngestWarnings > 0 ? (
+      <>
+        {' '}
+        The latest pass reported {stats.lastIngestWarnings === 1 ? 'a problem' : `${stats.lastIngestWarnings} problems`} reading its sources; see the{' '}
+        <a href="/ingest">ingest log</a>.
       </>
     ) : null;
   if (freshness(stats.lastIngestAt, nowMs).status === 'stale') {
     return (
       <p className="notice warn freshness" role="status" data-freshness="stale">
         <strong>Stale data:</strong> last ingested {ago(stats.lastIngestAt, nowMs)} (<time dateTime={stats.lastIngestAt}>{shortTime(stats.lastIngestAt)}</time>). Is{' '}
-        <code>buildcop ingest --interval 5m</code> running?{failed}
+        <code>buildcop ingest --interval 5m</code> running?{problem}
       </p>
     );
   }
   return (
-    <p className={`freshness small ${failed ? 'notice warn' : 'muted'}`} data-freshness="ok">
-      Ingested <time dateTime={stats.lastIngestAt}>{ago(stats.lastIngestAt, nowMs)}</time>.{failed}
+    <p className={`freshness small ${problem ? 'notice warn' : 'muted'}`} data-freshness="ok">
+      Ingested <time dateTime={stats.lastIngestAt}>{ago(stats.lastIngestAt, nowMs)}</time>.{problem}
     </p>
   );
 }

@@ -78,7 +78,8 @@ type PassRow = {
   runs_pending: number; runs_lost: number; runs_failed: number; test_results: number; parse_errors: number; downloaded_bytes: number; warnings: string;
 };
 
-function warningsOf(json: string): string[] {
+/** A pass's stored warnings (a JSON array). */
+export function passWarnings(json: string): string[] {
   try {
     const w: unknown = JSON.parse(json);
     return Array.isArray(w) ? w.map(String) : [];
@@ -92,7 +93,7 @@ function passEntry(r: PassRow, newestId: number): IngestPassEntry {
   return {
     id: Number(r.id), startedAt: iso(Number(r.started_at)), finishedAt: r.finished_at === null ? null : iso(Number(r.finished_at)), status, message: r.message,
     seconds: Number(r.seconds), runsNew: Number(r.runs_new), runsUpdated: Number(r.runs_updated), runsPending: Number(r.runs_pending), runsLost: Number(r.runs_lost),
-    runsFailed: Number(r.runs_failed), testResults: Number(r.test_results), parseErrors: Number(r.parse_errors), downloadedBytes: Number(r.downloaded_bytes), warnings: warningsOf(r.warnings),
+    runsFailed: Number(r.runs_failed), testResults: Number(r.test_results), parseErrors: Number(r.parse_errors), downloadedBytes: Number(r.downloaded_bytes), warnings: passWarnings(r.warnings),
   };
 }
 

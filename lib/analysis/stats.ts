@@ -1,6 +1,7 @@
 // Database totals and ingest freshness: `buildcop stats`, /api/stats, the home page's freshness line.
 import type { Database } from '../store/db';
 import { prismaFor } from '../store/prisma';
+import { passWarnings } from './ingestLog';
 
 export interface Stats {
   runs: number;
@@ -17,6 +18,8 @@ export interface Stats {
   parseErrors: number;
   lastIngestAt: string | null;
   lastIngestStatus: string | null;
+  /** sources that failed without failing the latest finished pass (a bug tracker that did not answer, say): see the ingest log */
+  lastIngestWarnings: number;
 }
 
 const iso = (s: number | bigint | null | undefined) => (s ? new Date(Number(s) * 1000).toISOString() : null);
@@ -30,7 +33,7 @@ export async function getStats(db: Database): Promise<Stats> {
     prisma.test.count(),
     prisma.signature.count(),
     prisma.pendingRun.count(),
-    prisma.ingestPass.findFirst({ where: { finishedAt: { not: null } }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { status: true } }),
+    prisma.ingestPass.findFirst({ where: { finishedAt: { not: null } }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { status: true, warnings: true } }),
     prisma.ingestPass.aggregate({ where: { status: 'ok' }, _max: { finishedAt: true } }),
   ]);
   const t = totals._sum;
@@ -47,5 +50,6 @@ export async function getStats(db: Database): Promise<Stats> {
     parseErrors: t.parseErrors ?? 0,
     lastIngestAt: iso(lastOk._max.finishedAt),
     lastIngestStatus: last?.status ?? null,
+    lastIngestWarnings: last ? passWarnings(last.warnings).length : 0,
   };
 }

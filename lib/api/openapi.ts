@@ -104,7 +104,7 @@ const searchResult = obj({
 
 const stats = obj({
   runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
-  signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()),
+  signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('sources that failed without failing the latest pass: see /api/ingest'),
 });
 
 const health = obj({

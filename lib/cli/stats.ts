@@ -15,7 +15,8 @@ export const statsCommand: Command = {
       process.stdout.write(
         `${stats.runs} runs (${states || 'none'}), ${stats.pendingRuns} pending; ${stats.jobs} jobs; ${stats.tests} tests; ` +
           `${stats.testResults} test results (${stats.failures} failures, ${stats.flakes} flakes); ${stats.signatures} signatures; ` +
-          `${stats.parseErrors} parse errors; last ingest ${stats.lastIngestAt ?? 'never'}\n`,
+          `${stats.parseErrors} parse errors; last ingest ${stats.lastIngestAt ?? 'never'}` +
+          `${stats.lastIngestWarnings ? ` (the latest pass reported ${stats.lastIngestWarnings} problem${stats.lastIngestWarnings === 1 ? '' : 's'} reading its sources: buildcop ingest-log)` : ''}\n`,
       );
     }
     return 0;

@@ -49,6 +49,7 @@ describeEachDatabase('ingest of the sample world', (kind) => {
     expect(stats.testResults).toBe(truth.testResults.total);
     expect(stats.failures).toBe(truth.testResults.failed);
     expect(stats.flakes).toBe(truth.testResults.flaked);
+    expect(stats.lastIngestWarnings).toBe(0);
     // the ingest log: the pass, and the runs Deck lists unfinished
     const log = await ingestLog(db, { limit: 5 });
     expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', runsNew: truth.runs.finished, runsPending: truth.runs.pending, runsFailed: 0, testResults: truth.testResults.total, warnings: [] })]);
@@ -153,6 +154,7 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       const stats = await getStats(odb);
       expect(stats.testResults).toBe(world.truth.testResults.total);
       expect(stats.failures).toBe(world.truth.testResults.failed);
+      expect(stats.lastIngestWarnings).toBe(1); // the pages' freshness line points to the log
       // the ingest log shows both: the warning, and the file that could not be parsed
       const log = await ingestLog(odb, { limit: 5 });
       expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', message: '', parseErrors: 1, warnings: [expect.stringMatching(/^bugs: jira: .*400/)] })]);
