@@ -2,7 +2,7 @@
 // and the pattern index against a brute-force search.
 import { describe, expect, it } from 'vitest';
 import {
-  candidateKeyLines, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
+  candidateKeyLines, canonicalText, collapseSpaces, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
 } from '../../lib/analysis/bugLinking';
 import { holdsHash, letterRunHashes, quoteRunKey } from '../../lib/analysis/letterRuns';
 import { signatureText } from '../../lib/analysis/normalize';
@@ -89,6 +89,18 @@ describe('links by test name', () => {
     expect(found(DC.replace(/ /g, '\n  '))).toEqual([DC]);
     expect(found(`> ${DC.replace(/\[/g, '\\[').replace(/\]/g, '\\]')}`)).toEqual([DC]);
     expect(found(DC.toUpperCase())).toEqual([]);
+  });
+
+  it('takes every whitespace run as one space, Unicode spaces and line separators included', () => {
+    const rand = lcg(11);
+    const alphabet = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff', '\v', 'a', 'bc', '>', '\\[', '\u200b'];
+    for (let t = 0; t < 2000; t++) {
+      const s = Array.from({ length: rand(30) }, () => alphabet[rand(alphabet.length)]).join('');
+      expect(collapseSpaces(s), JSON.stringify(s)).toBe(s.replace(/\s+/g, ' '));
+      // what canonicalText did as one chain of replacements
+      const chained = s.replace(/^[ \t]*>+[ \t]?/gm, '').replace(/\\([[\]{}()*_#|`-])/g, '$1').replace(/\s+/g, ' ').trim();
+      expect(canonicalText(s), JSON.stringify(s)).toBe(chained);
+    }
   });
 
   it('matches names with markup-like characters literally', () => {
