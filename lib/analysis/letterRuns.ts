@@ -18,11 +18,16 @@ const LETTER_RUN = /[A-Za-z]{3,}/g;
 /**
  * The hashes (FNV-1a) of the runs of three letters or more in pieces, sorted and distinct: a compact
  * stand-in for a bug's texts that tells which key lines they cannot quote (see quoteRunKey). One
- * loop over the characters (a regex match per run took ten times as long).
+ * loop over the characters (a regex match per run took ten times as long); each hash is kept once as
+ * it comes (open addressing), so only the distinct ones are sorted: prose repeats its words, and
+ * sorting every run was most of the time.
  */
 export function letterRunHashes(pieces: readonly string[]): Int32Array {
-  let out = new Int32Array(256);
+  // 0 marks an empty slot; a hash of 0 is noted apart
+  let table = new Int32Array(256);
+  let mask = table.length - 1;
   let n = 0;
+  let zero = false;
   for (const p of pieces) {
     let h = FNV_OFFSET;
     let run = 0;
@@ -34,21 +39,41 @@ export function letterRunHashes(pieces: readonly string[]): Int32Array {
         continue;
       }
       if (run >= 3) {
-        if (n === out.length) {
-          const bigger = new Int32Array(n * 2);
-          bigger.set(out);
-          out = bigger;
+        const v = h | 0;
+        if (v === 0) zero = true;
+        else {
+          let at = Math.imul(v, SLOT_MULTIPLIER) & mask;
+          while (table[at] !== 0 && table[at] !== v) at = (at + 1) & mask;
+          if (table[at] === 0) {
+            table[at] = v;
+            if (++n * 2 > table.length) [table, mask] = rehash(table);
+          }
         }
-        out[n++] = h | 0;
       }
       h = FNV_OFFSET;
       run = 0;
     }
   }
-  const sorted = out.subarray(0, n).sort();
-  let distinct = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i];
-  return sorted.slice(0, distinct);
+  const out = new Int32Array(n + (zero ? 1 : 0));
+  let k = 0;
+  for (let i = 0; i < table.length; i++) if (table[i] !== 0) out[k++] = table[i];
+  return out.sort();
+}
+
+const SLOT_MULTIPLIER = 0x9e3779b1;
+
+/** The table twice the size, with the same hashes. */
+function rehash(table: Int32Array): [Int32Array, number] {
+  const bigger = new Int32Array(table.length * 2);
+  const mask = bigger.length - 1;
+  for (let i = 0; i < table.length; i++) {
+    const v = table[i];
+    if (v === 0) continue;
+    let at = Math.imul(v, SLOT_MULTIPLIER) & mask;
+    while (bigger[at] !== 0) at = (at + 1) & mask;
+    bigger[at] = v;
+  }
+  return [bigger, mask];
 }
 
 /**
