@@ -24,7 +24,7 @@ const LETTER_RUN = /[A-Za-z]{3,}/g;
  */
 export function letterRunHashes(pieces: readonly string[]): Int32Array {
   // 0 marks an empty slot; a hash of 0 is noted apart
-  let table = new Int32Array(256);
+  let table: Int32Array = new Int32Array(256);
   let mask = table.length - 1;
   let n = 0;
   let zero = false;
