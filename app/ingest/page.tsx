@@ -159,7 +159,7 @@ function ParseErrors({ log }: { log: IngestLog }) {
         <>
           <p className="muted small">
             A file that could not be parsed is recorded on its run, and the rest of the run is kept.{' '}
-            {parseErrors.total > parseErrors.errors.length && `The latest ${parseErrors.errors.length}, newest runs first.`}
+            {parseErrors.total > parseErrors.errors.length && `The latest ${parseErrors.errors.length} recorded.`}
           </p>
           <ul data-testid="ingest-parse-errors">
             {parseErrors.errors.map((e, i) => (

@@ -70,6 +70,7 @@ export interface ParseErrorEntry {
 export interface IngestLog {
   passes: IngestPassEntry[];
   pending: { total: number; running: number; retrying: number; lost: number; runs: PendingEntry[] };
+  /** the latest recorded first (by the primary key: a systematic failure can leave hundreds of thousands) */
   parseErrors: { total: number; runs: number; errors: ParseErrorEntry[] };
 }
 
@@ -108,7 +109,7 @@ export async function ingestLog(db: Database, q: IngestLogQuery): Promise<Ingest
     pendingCounts(db),
     db.all<{ job: string; build_id: string; started: number; url: string; file: string; message: string }>(
       `SELECT j.name AS job, r.build_id, r.started, r.url, p.file, p.message FROM parse_error p JOIN run r ON r.id = p.run_id JOIN job j ON j.id = r.job_id
-       ORDER BY r.started DESC, r.id DESC, p.id LIMIT ?`,
+       ORDER BY p.id DESC LIMIT ?`,
       [INGEST_LOG_ROWS],
     ),
     db.get<{ errors: number; runs: number }>('SELECT COUNT(*) AS errors, COUNT(DISTINCT run_id) AS runs FROM parse_error'),
