@@ -142,6 +142,30 @@ function isAttr(s: string, start: number, end: number, attr: string): boolean {
 }
 
 /**
+ * The start tag of most test cases, as every JUnit writer puts it: `<testcase name="..." time="...">`
+ * (or `/>`), each attribute once, double quotes, single spaces, from `at` (after `<testcase `). Read
+ * without looking at each character of the attribute names; false (nothing read) for anything else,
+ * which the general reader then takes.
+ */
+function readPlainTestcase(s: string, at: number): boolean {
+  if (!matchesAt(s, at, 'name="')) return false;
+  const nameEnd = s.indexOf('"', at + 6);
+  if (nameEnd < 0 || s.charCodeAt(nameEnd + 1) !== 32 || !matchesAt(s, nameEnd + 2, 'time="')) return false;
+  const timeEnd = s.indexOf('"', nameEnd + 8);
+  if (timeEnd < 0) return false;
+  const c = s.charCodeAt(timeEnd + 1);
+  const selfClosing = c === 47 && s.charCodeAt(timeEnd + 2) === 62;
+  if (c !== 62 && !selfClosing) return false;
+  tag.name = 'testcase';
+  tag.attrName = decodeEntities(s.slice(at + 6, nameEnd)); // a view of the file (see detach)
+  tag.time = s.slice(nameEnd + 8, timeEnd);
+  tag.message = undefined;
+  tag.selfClosing = selfClosing;
+  tag.end = timeEnd + (selfClosing ? 3 : 2);
+  return true;
+}
+
+/**
  * Reads the start tag beginning at `<` index `lt` into `tag`, keeping only the name/time/message
  * attributes. Returns false when the input ends inside it. Quoted values are found with indexOf,
  * so a `>` inside quotes is handled.
@@ -151,6 +175,7 @@ function readStartTag(s: string, lt: number): boolean {
   let i = lt + 1;
   if (matchesAt(s, i, 'testcase') && isSpace(s.charCodeAt(i + 8))) {
     // most tags of a file: no need to find where the name ends and look it up
+    if (readPlainTestcase(s, i + 9)) return true;
     tag.name = 'testcase';
     i += 8;
   } else {

@@ -126,6 +126,13 @@ describeFixtures('parseJunit on the real junit files', () => {
     expect(cases[0].durationSec).toBe(19.9);
   });
 
+  it.each(files)('%s reads the same with its test cases\' start tags written otherwise (the plain form has a fast path)', (file) => {
+    const text = readFixtureBytes(file).toString('utf8');
+    // attributes swapped, and a second space: the general reader takes every tag then
+    const other = text.replace(/<testcase name="([^"]*)" time="([^"]*)"(\/?)>/g, '<testcase  time="$2" name="$1"$3>');
+    expect(parseJunit(other)).toEqual(parseJunit(text));
+  });
+
   it.each(files)('%s cut at every 97th byte: never throws, returns a prefix of the cases and an error', (file) => {
     const bytes = readFixtureBytes(file);
     const full = parseJunit(bytes).cases;
@@ -198,6 +205,13 @@ describe('parseJunit on hand-written input', () => {
     const { cases } = parseJunit(`<testsuites name="all"><testcase name="top"/><testsuite name="outer"><testsuite name="inner">
       <testcase name="a"/></testsuite><testsuite><testcase name="b"/></testsuite><testcase name="c"/></testsuite></testsuites>`);
     expect(cases.map((c) => [c.name, c.suite])).toEqual([['top', ''], ['a', 'inner'], ['b', 'outer'], ['c', 'outer']]);
+  });
+
+  it('reads plain test case tags as it reads others: self-closing, entities, a time that is not a number', () => {
+    const plain = suite('<testcase name="a &amp; b" time="1.5"/><failure message="the suite\'s, not a\'s"/><testcase name="c" time="whatever"><failure message="m"/></testcase><testcase name="d" time="2"></testcase><testcase name="e" time="3" />');
+    const other = plain.replace(/<testcase name="([^"]*)" time="([^"]*)"/g, '<testcase time="$2" name="$1"');
+    expect(parseJunit(plain)).toEqual(parseJunit(other));
+    expect(parseJunit(plain).cases.map((c) => [c.name, c.result, c.durationSec])).toEqual([['a & b', 'passed', 1.5], ['c', 'failed', undefined], ['d', 'passed', 2], ['e', 'passed', 3]]);
   });
 
   it('reports truncation inside a testcase and keeps the completed ones', () => {
