@@ -2,6 +2,7 @@
 // Its passes (with the warnings of sources that failed without failing the pass), the runs it keeps
 // pending and why, and the files it could not parse. The pages' freshness line points here when the
 // latest pass failed.
+import type { PassSummary } from '../ingest/pass';
 import type { Database } from '../store/db';
 import { pendingCounts, pendingRuns } from '../store/pending';
 import { InvalidQueryError, iso } from './window';
@@ -20,7 +21,8 @@ export function parseIngestLogQuery(p: Record<string, string | undefined>): Inge
   return { limit };
 }
 
-export interface IngestPassEntry {
+/** A pass as recorded: the figures of its summary (see PassSummary), when it ran, how it ended. */
+export interface IngestPassEntry extends Pick<PassSummary, 'seconds' | 'runsNew' | 'runsUpdated' | 'runsPending' | 'runsLost' | 'runsFailed' | 'testResults' | 'parseErrors' | 'downloadedBytes' | 'warnings'> {
   id: number;
   startedAt: string;
   finishedAt: string | null;
@@ -28,17 +30,6 @@ export interface IngestPassEntry {
   status: 'running' | 'ok' | 'failed' | 'interrupted';
   /** why the pass failed */
   message: string;
-  seconds: number;
-  runsNew: number;
-  runsUpdated: number;
-  runsPending: number;
-  runsLost: number;
-  runsFailed: number;
-  testResults: number;
-  parseErrors: number;
-  downloadedBytes: number;
-  /** sources that failed without failing the pass (a bug tracker that did not answer, say) */
-  warnings: string[];
 }
 
 /** running: Deck lists it unfinished; retrying: finished, but it could not be fetched or stored yet; lost: Deck stopped listing it unfinished */

@@ -40,6 +40,7 @@ export interface PassSummary {
    * the indexes bug linking searches with.
    */
   kept: { knownRuns: boolean; catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
+  /** sources that failed without failing the pass (a bug tracker that did not answer, say) */
   warnings: string[];
 }
 
