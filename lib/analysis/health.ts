@@ -11,6 +11,8 @@ export interface Health {
   status: HealthStatus;
   lastIngestAt: string | null;
   lastIngestStatus: string | null;
+  /** problems the latest pass reported reading its sources (see the ingest log); they do not make the data stale */
+  lastIngestWarnings: number;
   /** seconds since the last successful ingest pass finished */
   ageSeconds: number | null;
   staleAfterSeconds: number;
@@ -34,7 +36,7 @@ export async function health(openDb: () => Promise<Database>, nowMs = Date.now()
     stats = await getStats(db);
   } catch (e) {
     return {
-      status: 'unavailable', lastIngestAt: null, lastIngestStatus: null, ageSeconds: null, staleAfterSeconds: STALE_AFTER_SECONDS,
+      status: 'unavailable', lastIngestAt: null, lastIngestStatus: null, lastIngestWarnings: 0, ageSeconds: null, staleAfterSeconds: STALE_AFTER_SECONDS,
       database: { reachable: false, error: (e as Error).message }, counts: null,
     };
   }
@@ -43,6 +45,7 @@ export async function health(openDb: () => Promise<Database>, nowMs = Date.now()
     status,
     lastIngestAt: stats.lastIngestAt,
     lastIngestStatus: stats.lastIngestStatus,
+    lastIngestWarnings: stats.lastIngestWarnings,
     ageSeconds,
     staleAfterSeconds: STALE_AFTER_SECONDS,
     database: { reachable: true, dialect: db.dialect },

@@ -108,7 +108,7 @@ const stats = obj({
 });
 
 const health = obj({
-  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()),
+  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
   ageSeconds: nullable(int('since the last successful ingest')), staleAfterSeconds: int(),
   database: obj({ reachable: bool(), dialect: str(), error: str() }, ['reachable']),
   counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),

@@ -100,7 +100,8 @@ export const healthCommand: Command = {
     if (v.json) printJson(h);
     else {
       const age = h.ageSeconds === null ? '' : ` (${Math.round(h.ageSeconds / 60)} minutes ago)`;
-      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}`);
+      const warned = h.lastIngestWarnings ? `; the latest pass reported ${h.lastIngestWarnings} problem${h.lastIngestWarnings === 1 ? '' : 's'} reading its sources (buildcop ingest-log)` : '';
+      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${warned}`);
       out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
     }
     return h.status === 'ok' ? 0 : 1;

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { health } from '../../lib/analysis/health';
 import { hotlist } from '../../lib/analysis/hotlist';
 import { ingestLog } from '../../lib/analysis/ingestLog';
 import { getStats } from '../../lib/analysis/stats';
@@ -155,6 +156,8 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect(stats.testResults).toBe(world.truth.testResults.total);
       expect(stats.failures).toBe(world.truth.testResults.failed);
       expect(stats.lastIngestWarnings).toBe(1); // the pages' freshness line points to the log
+      // a source that failed does not make the data stale, but the health check tells it
+      expect(await health(async () => odb)).toMatchObject({ status: 'ok', lastIngestStatus: 'ok', lastIngestWarnings: 1 });
       // the ingest log shows both: the warning, and the file that could not be parsed
       const log = await ingestLog(odb, { limit: 5 });
       expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', message: '', parseErrors: 1, warnings: [expect.stringMatching(/^bugs: jira: .*400/)] })]);
