@@ -2,6 +2,7 @@
 // stale data nobody notices is the most common complaint about CI dashboards.
 import type { Stats } from '@/lib/analysis/stats';
 import { freshness } from '@/lib/analysis/health';
+import { reportedProblems } from '@/lib/analysis/ingestLog';
 import { ago, shortTime } from './format';
 
 export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus' | 'lastIngestWarnings'>; nowMs?: number }) {
@@ -21,7 +22,7 @@ export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<S
     ) : stats.lastIngestWarnings > 0 ? (
       <>
         {' '}
-        The latest pass reported {stats.lastIngestWarnings === 1 ? 'a problem' : `${stats.lastIngestWarnings} problems`} reading its sources; see the{' '}
+        The latest pass {reportedProblems(stats.lastIngestWarnings)}; see the{' '}
         <a href="/ingest">ingest log</a>.
       </>
     ) : null;

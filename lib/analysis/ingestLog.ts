@@ -4,7 +4,7 @@
 // latest pass failed.
 import type { PassSummary } from '../ingest/pass';
 import type { Database } from '../store/db';
-import { pendingCounts, pendingRuns } from '../store/pending';
+import { pendingOverview, type PendingWhy } from '../store/pending';
 import { InvalidQueryError, iso } from './window';
 
 /** Rows of the pending runs and of the parse errors listed at most (their totals are always given). */
@@ -32,8 +32,7 @@ export interface IngestPassEntry extends Pick<PassSummary, 'seconds' | 'runsNew'
   message: string;
 }
 
-/** running: Deck lists it unfinished; retrying: finished, but it could not be fetched or stored yet; lost: Deck stopped listing it unfinished */
-export type PendingWhy = 'running' | 'retrying' | 'lost';
+export type { PendingWhy };
 
 export interface PendingEntry {
   job: string;
@@ -70,6 +69,11 @@ type PassRow = {
   runs_pending: number; runs_lost: number; runs_failed: number; test_results: number; parse_errors: number; downloaded_bytes: number; warnings: string;
 };
 
+/** How the pages and the CLI say that the latest pass warned: "reported a problem reading its sources". */
+export function reportedProblems(warnings: number): string {
+  return `reported ${warnings === 1 ? 'a problem' : `${warnings} problems`} reading its sources`;
+}
+
 /** A pass's stored warnings (a JSON array). */
 export function passWarnings(json: string): string[] {
   try {
@@ -90,14 +94,13 @@ function passEntry(r: PassRow, newestId: number): IngestPassEntry {
 }
 
 export async function ingestLog(db: Database, q: IngestLogQuery): Promise<IngestLog> {
-  const [passes, pending, pendingTotals, errors, errorCounts] = await Promise.all([
+  const [passes, pending, errors, errorCounts] = await Promise.all([
     db.all<PassRow>(
       `SELECT id, started_at, finished_at, status, message, seconds, runs_new, runs_updated, runs_pending, runs_lost, runs_failed, test_results, parse_errors, downloaded_bytes, warnings
        FROM ingest_pass ORDER BY id DESC LIMIT ?`,
       [q.limit],
     ),
-    pendingRuns(db, { limit: INGEST_LOG_ROWS }),
-    pendingCounts(db),
+    pendingOverview(db, INGEST_LOG_ROWS),
     db.all<{ job: string; build_id: string; started: number; url: string; file: string; message: string }>(
       `SELECT j.name AS job, r.build_id, r.started, r.url, p.file, p.message FROM parse_error p JOIN run r ON r.id = p.run_id JOIN job j ON j.id = r.job_id
        ORDER BY p.id DESC LIMIT ?`,
@@ -109,9 +112,9 @@ export async function ingestLog(db: Database, q: IngestLogQuery): Promise<Ingest
   return {
     passes: passes.map((r) => passEntry(r, newestId)),
     pending: {
-      ...pendingTotals,
-      runs: pending.map((p) => ({
-        job: p.job, buildId: p.buildId, state: p.state, started: iso(p.started), url: p.url, why: why(p), attempts: p.attempts, lastError: p.lastError,
+      ...pending.counts,
+      runs: pending.runs.map((p) => ({
+        job: p.job, buildId: p.buildId, state: p.state, started: iso(p.started), url: p.url, why: p.why, attempts: p.attempts, lastError: p.lastError,
         firstSeen: iso(p.firstSeen), lastListed: p.lastListed ? iso(p.lastListed) : null, nextCheck: p.nextCheck ? iso(p.nextCheck) : null,
       })),
     },
@@ -122,7 +125,3 @@ export async function ingestLog(db: Database, q: IngestLogQuery): Promise<Ingest
   };
 }
 
-function why(p: { listed: boolean; attempts: number }): PendingWhy {
-  if (!p.listed) return 'lost';
-  return p.attempts > 0 ? 'retrying' : 'running';
-}

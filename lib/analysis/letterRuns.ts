@@ -54,7 +54,7 @@ export function letterRunHashes(pieces: readonly string[]): Int32Array {
       run = 0;
     }
   }
-  const out = new Int32Array(n + (zero ? 1 : 0));
+  const out = new Int32Array(n + (zero ? 1 : 0)); // a hash of 0 is the slot left at 0
   let k = 0;
   for (let i = 0; i < table.length; i++) if (table[i] !== 0) out[k++] = table[i];
   return out.sort();

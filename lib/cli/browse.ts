@@ -1,7 +1,7 @@
 // jobs, job, run, search, health, ingest-log: the CLI twins of the dashboard's JSON API (same lib functions, same
 // parameters; --json prints exactly what the API returns).
 import { health } from '../analysis/health';
-import { ingestLog, parseIngestLogQuery } from '../analysis/ingestLog';
+import { ingestLog, parseIngestLogQuery, reportedProblems } from '../analysis/ingestLog';
 import { jobDetail, listJobs, parseJobsQuery } from '../analysis/jobs';
 import { runDetail } from '../analysis/runDetail';
 import { parseSearchQuery, search } from '../analysis/search';
@@ -100,7 +100,7 @@ export const healthCommand: Command = {
     if (v.json) printJson(h);
     else {
       const age = h.ageSeconds === null ? '' : ` (${Math.round(h.ageSeconds / 60)} minutes ago)`;
-      const warned = h.lastIngestWarnings ? `; the latest pass reported ${h.lastIngestWarnings} problem${h.lastIngestWarnings === 1 ? '' : 's'} reading its sources (buildcop ingest-log)` : '';
+      const warned = h.lastIngestWarnings ? `; the latest pass ${reportedProblems(h.lastIngestWarnings)} (buildcop ingest-log)` : '';
       out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${warned}`);
       out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
     }

@@ -1,3 +1,4 @@
+import { reportedProblems } from '../analysis/ingestLog';
 import { getStats } from '../analysis/stats';
 import { openDatabase } from '../store/db';
 import { parse, printJson } from './args';
@@ -16,7 +17,7 @@ export const statsCommand: Command = {
         `${stats.runs} runs (${states || 'none'}), ${stats.pendingRuns} pending; ${stats.jobs} jobs; ${stats.tests} tests; ` +
           `${stats.testResults} test results (${stats.failures} failures, ${stats.flakes} flakes); ${stats.signatures} signatures; ` +
           `${stats.parseErrors} parse errors; last ingest ${stats.lastIngestAt ?? 'never'}` +
-          `${stats.lastIngestWarnings ? ` (the latest pass reported ${stats.lastIngestWarnings} problem${stats.lastIngestWarnings === 1 ? '' : 's'} reading its sources: buildcop ingest-log)` : ''}\n`,
+          `${stats.lastIngestWarnings ? ` (the latest pass ${reportedProblems(stats.lastIngestWarnings)}: buildcop ingest-log)` : ''}\n`,
       );
     }
     return 0;

@@ -16,9 +16,22 @@ export interface PendingRun {
   lastListed: number;
 }
 
+/**
+ * Why a run is pending: running (Deck lists it unfinished), retrying (finished, but it could not be
+ * fetched or stored yet), lost (Deck stopped listing it unfinished).
+ */
+export type PendingWhy = 'running' | 'retrying' | 'lost';
+
+/**
+ * PendingWhy in SQL, the one definition for the rows and their counts; its parameter is the latest
+ * complete pass: a run that pass did not list (nor one running since), Deck stopped listing.
+ */
+const WHY = "CASE WHEN listed_by_pass < ? THEN 'lost' WHEN attempts > 0 THEN 'retrying' ELSE 'running' END";
+
 /** A pending run with what ingest knows of its tries (the ingest log's view). */
 export interface PendingRunTries extends PendingRun {
   job: string;
+  why: PendingWhy;
   /** tries that could not take it (fetches that failed, or checks that found it unfinished) */
   attempts: number;
   /** when a pass first saw it (Unix seconds) */
@@ -27,50 +40,46 @@ export interface PendingRunTries extends PendingRun {
   nextCheck: number;
 }
 
-type PendingRow = { job: string; build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number; listed_by_pass: number; attempts: number; first_seen: number; next_check: number };
+type PendingRow = { job: string; build_id: string; state: string; started: number; url: string; last_error: string; last_seen: number; why: PendingWhy; attempts: number; first_seen: number; next_check: number };
 
-/**
- * Pending runs, latest started first: a job's started by `at`, or every job's. A run that the latest
- * complete pass did not list (nor one running since) Deck stopped listing.
- */
-export async function pendingRuns(db: Sql, where: { job?: string; at?: number; limit?: number } = {}): Promise<PendingRunTries[]> {
-  const lastPass = await latestCompletePass(db);
-  const rows = await db.all<PendingRow>(
-    `SELECT job, build_id, state, started, url, last_error, last_seen, listed_by_pass, attempts, first_seen, next_check FROM pending_run
-     WHERE started <= ?${where.job === undefined ? '' : ' AND job = ?'} ORDER BY started DESC, job, build_id LIMIT ?`,
-    [where.at ?? Number.MAX_SAFE_INTEGER, ...(where.job === undefined ? [] : [where.job]), where.limit ?? Number.MAX_SAFE_INTEGER],
-  );
-  return rows.map((r) => ({
-    job: r.job, buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
-    listed: Number(r.listed_by_pass) >= lastPass, lastListed: Number(r.last_seen),
-    attempts: Number(r.attempts), firstSeen: Number(r.first_seen), nextCheck: Number(r.next_check),
-  }));
-}
-
-/** The latest pass that completed: a pending run it did not list (nor one running since), Deck stopped listing. */
+/** The latest pass that completed (see WHY). */
 async function latestCompletePass(db: Sql): Promise<number> {
   const pass = await db.get<{ id: number }>("SELECT id FROM ingest_pass WHERE status = 'ok' ORDER BY id DESC LIMIT 1");
   return Number(pass?.id ?? 0);
 }
 
-/**
- * How many runs are pending, and why: running (Deck lists them unfinished), retrying (finished, but
- * they could not be fetched or stored yet), lost (Deck stopped listing them unfinished).
- */
-export async function pendingCounts(db: Sql): Promise<{ total: number; running: number; retrying: number; lost: number }> {
-  const lastPass = await latestCompletePass(db);
-  const c = await db.get<{ total: number; running: number | null; retrying: number | null }>(
-    `SELECT COUNT(*) AS total, SUM(CASE WHEN listed_by_pass >= ? AND attempts = 0 THEN 1 ELSE 0 END) AS running,
-       SUM(CASE WHEN listed_by_pass >= ? AND attempts > 0 THEN 1 ELSE 0 END) AS retrying FROM pending_run`,
-    [lastPass, lastPass],
+/** Pending runs, latest started first: a job's started by `at`, or every job's. */
+async function readPending(db: Sql, lastPass: number, where: { job?: string; at?: number; limit?: number }): Promise<PendingRunTries[]> {
+  const rows = await db.all<PendingRow>(
+    `SELECT job, build_id, state, started, url, last_error, last_seen, ${WHY} AS why, attempts, first_seen, next_check FROM pending_run
+     WHERE started <= ?${where.job === undefined ? '' : ' AND job = ?'} ORDER BY started DESC, job, build_id LIMIT ?`,
+    [lastPass, where.at ?? Number.MAX_SAFE_INTEGER, ...(where.job === undefined ? [] : [where.job]), where.limit ?? Number.MAX_SAFE_INTEGER],
   );
-  const [total, running, retrying] = [Number(c?.total ?? 0), Number(c?.running ?? 0), Number(c?.retrying ?? 0)];
-  return { total, running, retrying, lost: total - running - retrying };
+  return rows.map((r) => ({
+    job: r.job, buildId: r.build_id, state: r.state, started: Number(r.started), url: r.url, lastError: r.last_error,
+    why: r.why, listed: r.why !== 'lost', lastListed: Number(r.last_seen),
+    attempts: Number(r.attempts), firstSeen: Number(r.first_seen), nextCheck: Number(r.next_check),
+  }));
+}
+
+/** The latest `limit` pending runs, and how many are pending for each reason. */
+export async function pendingOverview(db: Sql, limit: number): Promise<{ counts: Record<PendingWhy | 'total', number>; runs: PendingRunTries[] }> {
+  const lastPass = await latestCompletePass(db);
+  const [runs, byWhy] = await Promise.all([
+    readPending(db, lastPass, { limit }),
+    db.all<{ why: PendingWhy; n: number }>(`SELECT ${WHY} AS why, COUNT(*) AS n FROM pending_run GROUP BY 1`, [lastPass]),
+  ]);
+  const counts = { total: 0, running: 0, retrying: 0, lost: 0 };
+  for (const { why, n } of byWhy) {
+    counts[why] = Number(n);
+    counts.total += Number(n);
+  }
+  return { counts, runs };
 }
 
 /** The job's pending runs started by `at`, latest first. */
 export async function pendingRunsOf(db: Sql, job: string, at?: number): Promise<PendingRun[]> {
-  return (await pendingRuns(db, { job, at })).map(({ buildId, state, started, url, lastError, listed, lastListed }) => ({ buildId, state, started, url, lastError, listed, lastListed }));
+  return (await readPending(db, await latestCompletePass(db), { job, at })).map(({ buildId, state, started, url, lastError, listed, lastListed }) => ({ buildId, state, started, url, lastError, listed, lastListed }));
 }
 
 /**
