@@ -1,10 +1,10 @@
 // hotlist and test: the analysis commands.
 import { loadConfigIfPresent } from '../config';
-import { hotlist, parseHotlistQuery } from '../analysis/hotlist';
-import { parseTestQuery, testDetail } from '../analysis/testDetail';
+import { hotlist, parseHotlistQuery } from '../answers/hotlist';
+import { parseTestQuery, testDetail } from '../answers/testDetail';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 const FILTERS = {
   window: { type: 'string' },

@@ -1,13 +1,13 @@
 // jobs, job, run, search, health, ingest-log: the CLI twins of the dashboard's JSON API (same lib functions, same
 // parameters; --json prints exactly what the API returns).
-import { health } from '../analysis/health';
-import { ingestLog, parseIngestLogQuery, reportedProblems } from '../analysis/ingestLog';
-import { jobDetail, listJobs, parseJobsQuery } from '../analysis/jobs';
-import { runDetail } from '../analysis/runDetail';
-import { parseSearchQuery, search } from '../analysis/search';
+import { health } from '../answers/health';
+import { ingestLog, parseIngestLogQuery, reportedProblems } from '../answers/ingestLog';
+import { jobDetail, listJobs, parseJobsQuery } from '../answers/jobs';
+import { runDetail } from '../answers/runDetail';
+import { parseSearchQuery, search } from '../answers/search';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const pct = (r: number | null) => (r === null ? '   n/a' : `${(r * 100).toFixed(1).padStart(5)}%`);

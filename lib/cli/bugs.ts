@@ -1,11 +1,11 @@
 // bugs: the known bugs and what they are linked to; link, unlink and refresh by hand.
 import { loadConfig, loadConfigIfPresent } from '../config';
-import { BugRequestError, linkBug, listBugs, unlinkBug } from '../analysis/bugs';
+import { BugRequestError, linkBug, listBugs, unlinkBug } from '../bugs/manage';
 import { refreshBugs } from '../ingest/bugs';
 import { httpClientFor } from '../ingest/run';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 const USAGE = `Usage: buildcop bugs [--linked] [--json]
        buildcop bugs link "<test name or id>" <bug URL or id> [--tracker bugzilla|jira|github] [--signature HASH]

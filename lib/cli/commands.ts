@@ -1,11 +1,7 @@
 // The command table. Each command parses its options, calls lib/, and renders. A command's module
 // (and with it the part of lib/ it needs) is loaded only when that command runs: loading every
 // command's code made each invocation about 0.2-0.45 s slower.
-export interface Command {
-  summary: string;
-  usage: string;
-  run(argv: string[]): Promise<number>;
-}
+import type { Command } from './command';
 
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   ingest: async () => (await import('./ingest')).ingestCommand,

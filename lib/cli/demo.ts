@@ -12,7 +12,7 @@ import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
 import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile } from '../store/db';
 import { parse, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 

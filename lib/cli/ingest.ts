@@ -3,7 +3,7 @@ import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { openDatabase } from '../store/db';
 import { parse, parseDuration, printJson, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 export const ingestCommand: Command = {
   summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database',

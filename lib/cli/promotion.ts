@@ -1,11 +1,12 @@
 // promotion: is a release promotion blocked, by which jobs and tests, and what the release
 // controller says about each stream's payloads.
 import { loadConfigIfPresent } from '../config';
-import { parsePromotionQuery, promotionStatus, type PromotionStatus } from '../analysis/promotion';
-import { describeTests, lostTrack, streamSummary } from '../analysis/promotionText';
+import { parsePromotionQuery, promotionStatus } from '../answers/promotion';
+import { type PromotionStatus } from '../promotion/types';
+import { describeTests, lostTrack, streamSummary } from '../promotion/text';
 import { openDatabase } from '../store/db';
 import { parse, printJson } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 export function renderPromotion(s: PromotionStatus): string {
   const out: string[] = [`Promotion status at ${s.at}`, ''];

@@ -5,7 +5,7 @@ import { replayConfig } from '../replay/config';
 import { ensureWorld } from '../replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../replay/server';
 import { parse, UsageError } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 /** Writes a buildcop config whose every source is the replay server at `url`. */
 export function writeReplayConfig(worldDir: string, url: string, file: string): void {

@@ -1,8 +1,8 @@
-import { reportedProblems } from '../analysis/ingestLog';
-import { getStats } from '../analysis/stats';
+import { reportedProblems } from '../answers/ingestLog';
+import { getStats } from '../answers/stats';
 import { openDatabase } from '../store/db';
 import { parse, printJson } from './args';
-import type { Command } from './commands';
+import type { Command } from './command';
 
 export const statsCommand: Command = {
   summary: 'totals of what has been ingested, and when the last ingest ran',

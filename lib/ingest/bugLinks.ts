@@ -4,7 +4,7 @@
 //   manual = 1, removed 0 linked by hand: a test (test_hash) or a signature (signature_hash, no test)
 //   manual = 1, removed 1 unlinked by hand: suppresses that link for good. (bug, test, '') suppresses
 //                         every link of the bug to the test; (bug, '', signature) the signature.
-import type { AutoReason } from '../analysis/bugLinking';
+import type { AutoReason } from '../bugs/linking';
 import { testsOfSignatures } from '../store/bugs';
 import { insertMany } from '../store/bulk';
 import type { Database } from '../store/db';

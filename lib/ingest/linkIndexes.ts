@@ -2,8 +2,8 @@
 // found in each bug, kept from one relink to the next on the same database object (the passes of
 // `ingest --interval`) and brought up to date instead of built again. At 30,000 tests, 50,000
 // signatures and 5,000 bugs (78 MB of text), building and searching everything took 10-15 s a pass.
-import { nameLinks, quotablePieces, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex, type AutoReason, type BugText } from '../analysis/bugLinking';
-import { holdsHash, letterRunHashes, quoteRunKey } from '../analysis/letterRuns';
+import { nameLinks, quotablePieces, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex, type AutoReason, type BugText } from '../bugs/linking';
+import { holdsHash, letterRunHashes, quoteRunKey } from '../bugs/letterRuns';
 import { splitComments } from '../sources/trackerBug';
 import { selectIn } from '../store/bulk';
 import { holdsJust, KeptPerDatabase, tableStates } from '../store/keptBetweenPasses';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
+import { SignatureIndex, type StoredSignature } from '../signatures/clustering';
 import type { Config } from '../config';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import { TestNames } from '../parse/testNames';

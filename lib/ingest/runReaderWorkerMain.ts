@@ -2,7 +2,7 @@
 // downloaded and sends them back in the order they came, a message's runs in one answer
 // (lib/ingest/runReader.ts, lib/ingest/runWire.ts). Kept between passes.
 import { parentPort } from 'node:worker_threads';
-import { SignatureIndex, type StoredSignature } from '../analysis/signatures';
+import { SignatureIndex, type StoredSignature } from '../signatures/clustering';
 import type { Config } from '../config';
 import { leaveIndex, RunAssembler, takeIdleIndex, type BeginAnswer } from './runReader';
 import { unpackFetched, WireEncoder, type WireFetched } from './runWire';

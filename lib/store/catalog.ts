@@ -3,7 +3,7 @@
 // the next ones while the database holds exactly what they know: at OpenShift's scale (30,000 tests,
 // 50,000 signatures) loading them took 0.15-0.26 s a pass.
 import { testId } from '../ids';
-import { signatureOrderDigest, type StoredSignature } from '../analysis/signatures';
+import { signatureOrderDigest, type StoredSignature } from '../signatures/clustering';
 import type { Database, Param, Sql } from './db';
 import { insertMany, selectIn } from './bulk';
 import { holdsJust, KeptPerDatabase, tableStates } from './keptBetweenPasses';

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   candidateKeyLines, canonicalText, collapseSpaces, computeAutoLinks, informativeLetters, keyForm, nameLinks, SignatureKeySelector, SignatureQuoteIndex, TestNameIndex,
-} from '../../lib/analysis/bugLinking';
-import { holdsHash, letterRunHashes, quoteRunKey } from '../../lib/analysis/letterRuns';
-import { signatureText } from '../../lib/analysis/normalize';
-import { PatternIndex } from '../../lib/analysis/patternIndex';
+} from '../../lib/bugs/linking';
+import { holdsHash, letterRunHashes, quoteRunKey } from '../../lib/bugs/letterRuns';
+import { signatureText } from '../../lib/signatures/normalize';
+import { PatternIndex } from '../../lib/signatures/patternIndex';
 
 const DC = '[sig-apps][Feature:DeploymentConfig] deploymentconfigs keep the deployer pod invariant valid [Conformance] should deal with config change in case the deployment is still running [Suite:openshift/conformance/parallel/minimal] [Suite:k8s]';
 const NODEPORT = '[sig-network] Services should be able to create a functioning NodePort service [Suite:openshift/conformance/parallel] [Suite:k8s]';

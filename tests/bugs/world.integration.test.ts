@@ -2,9 +2,9 @@
 // recall against the world's truth, the "recurred after fix" flag, links made and removed by hand
 // surviving re-ingest, and a tracker failing without failing the pass.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { linkBug, listBugs, unlinkBug } from '../../lib/analysis/bugs';
-import { hotlist, parseHotlistQuery } from '../../lib/analysis/hotlist';
-import { parseTestQuery, testDetail } from '../../lib/analysis/testDetail';
+import { linkBug, listBugs, unlinkBug } from '../../lib/bugs/manage';
+import { hotlist, parseHotlistQuery } from '../../lib/answers/hotlist';
+import { parseTestQuery, testDetail } from '../../lib/answers/testDetail';
 import { allowedHosts } from '../../lib/config';
 import { ingestPass } from '../../lib/ingest/pass';
 import { createProgress } from '../../lib/ingest/progress';

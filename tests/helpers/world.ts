@@ -68,7 +68,7 @@ export async function worldDatabaseUrl(): Promise<string> {
       else if (/\.(ts|sql)$/.test(e.name)) h.update(p).update(fs.readFileSync(p));
     }
   };
-  for (const d of ['lib/ingest', 'lib/parse', 'lib/store', 'lib/sources', 'lib/world', 'lib/analysis', 'prisma']) walk(path.join(root, d));
+  for (const d of ['lib/ingest', 'lib/parse', 'lib/store', 'lib/sources', 'lib/world', 'lib/signatures', 'lib/bugs', 'prisma']) walk(path.join(root, d));
   const cached = path.join(root, 'data', `test-world-${h.digest('hex').slice(0, 12)}.db`);
   if (!fs.existsSync(cached)) {
     const { dir } = await sampleWorld();

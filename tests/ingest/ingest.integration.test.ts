@@ -3,10 +3,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { health } from '../../lib/analysis/health';
-import { hotlist } from '../../lib/analysis/hotlist';
-import { ingestLog } from '../../lib/analysis/ingestLog';
-import { getStats } from '../../lib/analysis/stats';
+import { health } from '../../lib/answers/health';
+import { hotlist } from '../../lib/answers/hotlist';
+import { ingestLog } from '../../lib/answers/ingestLog';
+import { getStats } from '../../lib/answers/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import { pendingRunsOf } from '../../lib/store/pending';
 import type { Database } from '../../lib/store/db';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { getStats } from '../../lib/analysis/stats';
+import { getStats } from '../../lib/answers/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';

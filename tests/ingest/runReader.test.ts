@@ -2,7 +2,7 @@
 // the runs that were assembled, whatever names repeat or first appear across messages.
 import { describe, expect, it } from 'vitest';
 import os from 'node:os';
-import { signatureOrderDigest } from '../../lib/analysis/signatures';
+import { signatureOrderDigest } from '../../lib/signatures/clustering';
 import { createRunReader, READER_THREAD_MIN_CORES, type AssembledRun } from '../../lib/ingest/runReader';
 import { packFetched, unpackFetched, WireDecoder, WireEncoder } from '../../lib/ingest/runWire';
 import { TestNames } from '../../lib/parse/testNames';

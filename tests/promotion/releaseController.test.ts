@@ -2,7 +2,7 @@
 // and the join from a release-controller job URL to an ingested Prow run by artifact location.
 import { describe, expect, it } from 'vitest';
 import { compareSemVer, newestFirst, parseReleaseInfo, parseReleaseTags } from '../../lib/parse/releaseController';
-import { joinRunByUrl, runLocation, streamView, type StoredReleaseTag } from '../../lib/analysis/promotionStreams';
+import { joinRunByUrl, runLocation, streamView, type StoredReleaseTag } from '../../lib/promotion/streams';
 import { tagsNeedingDetails } from '../../lib/ingest/releases';
 import { describeFixtures, readFixture } from '../fixtures';
 

@@ -1,7 +1,7 @@
 // The promotion-gate rules on plain data: latest finished run, streaks, pending runs, aborted runs,
 // gates without runs, regex job entries, and the blocked/unblocked timeline.
 import { describe, expect, it } from 'vitest';
-import { decideGate, gateTimeline, isLiteralJobName, jobStateAt, latestFinished, matchJobEntries, type GateRun } from '../../lib/analysis/promotionRules';
+import { decideGate, gateTimeline, isLiteralJobName, jobStateAt, latestFinished, matchJobEntries, type GateRun } from '../../lib/promotion/rules';
 
 const H = 3600;
 const T0 = 1_800_000_000;

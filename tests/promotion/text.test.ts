@@ -1,7 +1,7 @@
 // The paste-able sentences: "<gate> is blocked by <job>: failing T1 (flaky, bug 123), T2 (regression, no bug)".
 import { describe, expect, it } from 'vitest';
-import type { FailingTest, PromotionGate, PromotionJob } from '../../lib/analysis/promotion';
-import { describeTests, gateSummary, overallSummary } from '../../lib/analysis/promotionText';
+import type { FailingTest, PromotionGate, PromotionJob } from '../../lib/promotion/types';
+import { describeTests, gateSummary, overallSummary } from '../../lib/promotion/text';
 
 const bug = (id: string) => ({ tracker: 'bugzilla', id, url: `https://bugzilla.example/show_bug.cgi?id=${id}`, status: 'NEW', summary: 's', reason: 'name-in-summary' });
 const test = (name: string, classification: FailingTest['classification'], bugs: string[] = []): FailingTest => ({ test: name, id: '0123456789abcdef', classification, bugs: bugs.map(bug) });

@@ -3,7 +3,7 @@
 // stored without NUL, and with lone surrogates as U+FFFD, on both engines, so both keep the same
 // data. And a run whose values the database refuses outright fails alone: the batch and the pass go on.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SignatureIndex } from '../../lib/analysis/signatures';
+import { SignatureIndex } from '../../lib/signatures/clustering';
 import { RunAssembler } from '../../lib/ingest/runReader';
 import { storeBatch } from '../../lib/ingest/storeBatch';
 import { validateConfig } from '../../lib/config';
