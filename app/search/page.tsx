@@ -85,7 +85,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
             <section key={g.id} className="search-group" aria-labelledby={`g-${g.id}`}>
               <h2 id={`g-${g.id}`} className="testname">
                 <a href={hrefWith(`/tests/${g.id}`, { at: p.at })}>
-                  <Highlight text={g.test} pattern={result.data.q} />
+                  <Highlight text={g.test} marks={g.testMarks} />
                 </a>{' '}
                 <span className="muted small">
                   {g.matches} match{g.matches === 1 ? '' : 'es'}
@@ -100,7 +100,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                     </a>{' '}
                     <span className="muted small">{shortTime(r.started)}</span>
                     <pre className="failure-text small">
-                      <Highlight text={r.excerpt} pattern={result.data.q} />
+                      <Highlight text={r.excerpt} marks={r.excerptMarks} />
                     </pre>
                   </li>
                 ))}

@@ -22,6 +22,8 @@ export interface HotlistQuery extends JobFilter {
   noBug?: boolean;
   /** regex over test names */
   test?: string;
+  /** exactly these tests (the promotion page's; no pattern is built from names) */
+  testNames?: string[];
   limit: number;
 }
 
@@ -99,13 +101,14 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   const names = await testNames(db, counts.testIds);
   const ignored = ignoreMatcher(opts.ignoreTests);
   const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
+  const exact = q.testNames ? new Set(q.testNames) : undefined;
   const same = new SameConditionIndex(w);
 
   // Rank every failing test on cheap counts; look closely only at the ones shown.
   const nameOf = (id: number) => names.get(id)?.name ?? '';
   let ranked = counts.testIds.filter((id) => {
     const n = nameOf(id);
-    return !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
+    return !ignored(n) && (!testRe || testRe.test(n)) && (!exact || exact.has(n)) && (!q.owner || testOwner(n) === q.owner);
   });
   ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
   const bugs = await bugsForTests(db, ranked.map((id) => names.get(id)!.hash));

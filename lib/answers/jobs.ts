@@ -3,7 +3,6 @@ import type { Database } from '../store/db';
 import { pendingRunsOf } from '../store/pending';
 import { hotlist, type HotlistItem } from './hotlist';
 import { loadJobs } from '../history/windowData';
-import { escapeRegex } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { NotFoundError } from '../errors';
 
@@ -76,7 +75,7 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery) {
     e.runs++;
     if (r.state in e) (e as unknown as Record<string, number>)[r.state]++;
   }
-  const top = await hotlist(db, { window: q.window, at: q.at, job: `^${escapeRegex(name)}$`, limit: 20 });
+  const top = await hotlist(db, { window: q.window, at: q.at, jobName: name, limit: 20 });
   const pending = await pendingRunsOf(db, name);
   const success = runs.filter((r) => r.state === 'success').length;
   return {

@@ -12,7 +12,6 @@ import { gateSummary, overallSummary } from '../promotion/text';
 import { failingTestsOfRuns, type RawFailingTest } from '../promotion/failingTests';
 import type { Classification } from '../verdicts/verdict';
 import { iso, parseAt, WINDOWS } from '../history/window';
-import { escapeRegex } from '../patterns';
 import { hotlist } from './hotlist';
 import type { FailingTest, PromotionGate, PromotionJob, PromotionStatus, ReleaseStreamStatus, RunSummary, StreamJob } from '../promotion/types';
 
@@ -195,8 +194,7 @@ export async function attachVerdicts(db: Database, at: number, tests: RawFailing
   const ask = async (when: number, list: { test: string; id: string }[]) => {
     const names = [...new Set(list.map((t) => t.test))];
     if (!names.length) return;
-    const pattern = `^(?:${names.map(escapeRegex).join('|')})$`;
-    const hot = await hotlist(db, { window: '7d', at: when, test: pattern, limit: 10_000 }, { ignoreTests: [] });
+    const hot = await hotlist(db, { window: '7d', at: when, testNames: names, limit: 10_000 }, { ignoreTests: [] });
     for (const item of hot.items) if (!out.has(item.id)) out.set(item.id, { classification: item.classification, bugs: item.bugs });
   };
   await ask(at, withId);

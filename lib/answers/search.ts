@@ -3,7 +3,7 @@
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { filterJobs, loadJobs } from '../history/windowData';
-import { compileRegex } from '../patterns';
+import { compileRegex, matchRanges } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
 
@@ -52,7 +52,7 @@ export async function search(db: Database, s: SearchQuery) {
   );
   const truncated = rows.length > SEARCH_ROW_CAP;
   const names = await testNames(db, rows.map((r) => r.test_id));
-  const byTest = new Map<number, { test: string; id: string; matches: number; runs: { job: string; buildId: string; url: string; started: string; outcome: string; excerpt: string }[] }>();
+  const byTest = new Map<number, { test: string; id: string; matches: number; testMarks: [number, number][]; runs: { job: string; buildId: string; url: string; started: string; outcome: string; excerpt: string; excerptMarks: [number, number][] }[] }>();
   const matchingRuns = new Set<number>();
   for (const row of rows.slice(0, SEARCH_ROW_CAP)) {
     if (allowed && !allowed.has(row.job_id)) continue;
@@ -61,13 +61,14 @@ export async function search(db: Database, s: SearchQuery) {
     const m = re.exec(row.message);
     if (!m && !re.test(t.name)) continue;
     let g = byTest.get(row.test_id);
-    if (!g) byTest.set(row.test_id, (g = { test: t.name, id: t.hash, matches: 0, runs: [] }));
+    if (!g) byTest.set(row.test_id, (g = { test: t.name, id: t.hash, testMarks: matchRanges(re, t.name), matches: 0, runs: [] }));
     g.matches++;
     if (g.runs.length < 20) {
       const at = m ? m.index : 0;
+      const excerpt = row.message.slice(Math.max(0, at - 200), at + 300);
       g.runs.push({
         job: jobName.get(row.job_id) ?? '', buildId: row.build_id, url: row.url, started: iso(row.started),
-        outcome: row.outcome === 1 ? 'failed' : 'flaked', excerpt: row.message.slice(Math.max(0, at - 200), at + 300),
+        outcome: row.outcome === 1 ? 'failed' : 'flaked', excerpt, excerptMarks: matchRanges(re, excerpt),
       });
     }
     if (!matchingRuns.has(row.run_id)) {

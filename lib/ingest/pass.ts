@@ -2,6 +2,7 @@
 // start order, many downloads in flight, stored in batches), remember unfinished ones.
 import type { Config } from '../config';
 import type { ProwRun } from '../parse/types';
+import { compileRegex } from '../patterns';
 import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
@@ -108,7 +109,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     pendingRead.catch(() => undefined);
     const deck = await fetchDeckRuns(http, config.prow.url);
     summary.source = deck.source;
-    const jobFilter = config.prow.jobs ? new RegExp(config.prow.jobs) : undefined;
+    const jobFilter = config.prow.jobs ? compileRegex(config.prow.jobs, 'prow.jobs') : undefined;
     const listed = deck.runs.filter((r) => !jobFilter || jobFilter.test(r.job));
     const now = Math.floor(Date.now() / 1000);
 
