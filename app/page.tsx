@@ -1,10 +1,7 @@
 // The hot list: which tests fail most right now, with verdicts, bugs and data freshness.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
-import { getStats } from '@/lib/answers/stats';
-import { loadJobs } from '@/lib/history/windowData';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';
 import Freshness from './components/Freshness';
@@ -27,12 +24,7 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
   const empty = emptyKeys(p);
   if (empty.length) redirect(hrefWith('/', { ...p, ...Object.fromEntries(empty.map((k) => [k, undefined])) }));
 
-  const db = await getDb();
-  const [result, stats, jobs] = await Promise.all([
-    pageData(async () => hotlist(db, parseHotlistQuery(p), { ignoreTests: getConfig()?.ignoreTests })),
-    getStats(db),
-    loadJobs(db),
-  ]);
+  const [result, stats, jobs] = await Promise.all([pageData(() => answer('hotlist', p)), answer('stats', {}), answer('jobNames', {})]);
   const uniq = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))].sort();
   const options: FilterOptions = {
     jobs: jobs.map((j) => j.name),

@@ -1,7 +1,6 @@
 // Search failure text and test names by regex: matching runs per day against all runs, grouped by test.
 import type { Metadata } from 'next';
-import { parseSearchQuery, search } from '@/lib/answers/search';
-import { getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 import { COLORS } from '../components/charts/colors';
 import DailyChart from '../components/charts/DailyChart';
 import { runHref } from '../components/Evidence';
@@ -17,7 +16,7 @@ export async function generateMetadata({ searchParams }: { searchParams: Promise
 
 export default async function SearchPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const p = flatParams(await searchParams);
-  const result = p.q ? await pageData(async () => search(await getDb(), parseSearchQuery(p))) : undefined;
+  const result = p.q ? await pageData(() => answer('search', p)) : undefined;
   const window = p.window || '14d';
   return (
     <>

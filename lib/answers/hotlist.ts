@@ -11,6 +11,7 @@ import { loadWindow, type JobFilter } from '../history/windowData';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
+import { Budget, type PartialAnswer } from '../budget';
 
 
 export interface HotlistQuery extends JobFilter {
@@ -91,10 +92,13 @@ export interface Hotlist {
   /** tests failing or flaking in the window (same filters) that have no linked bug */
   withoutBug: number;
   items: HotlistItem[];
+  /** present when the time budget ran out or the asker left: the items judged by then */
+  partial?: PartialAnswer;
 }
 
 
-export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[] } = {}): Promise<Hotlist> {
+export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[]; budget?: Budget } = {}): Promise<Hotlist> {
+  const budget = opts.budget ?? Budget.unlimited();
   const span = windowSpan(q.window, q.at);
   const w = await loadWindow(db, span, q);
   const counts = countFailures(w);
@@ -118,12 +122,14 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
 
   let total = ranked.length;
   let page: TestAggregate[];
-  if (q.classification) {
+  if (budget.check()) {
+    page = [];
+  } else if (q.classification) {
     // filtering by verdict needs every candidate's verdict
     const aggs = aggregateTests(w, new Set(ranked));
     const all = ranked.map((id) => aggs.get(id)!);
     addRunCounts(w, all);
-    const kept = all.filter((a) => verdictFor(w, nameOf(a.testId), a, same).classification === q.classification);
+    const kept = all.filter((a) => !budget.spent() && verdictFor(w, nameOf(a.testId), a, same).classification === q.classification);
     total = kept.length;
     page = kept.slice(0, q.limit);
   } else {
@@ -137,6 +143,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   const sigIds = new Set<number>();
   const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
   for (const a of page) {
+    if (budget.spent()) break;
     const { name, hash } = names.get(a.testId)!;
     const v = verdictFor(w, name, a, same);
     const fails = [...a.failedRuns, ...a.flakedRuns].map((r) => r.started);
@@ -179,5 +186,6 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
   }
-  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items };
+  const partial = budget.partial(`${items.length} of the ${Math.min(total, q.limit)} tests to show were judged`);
+  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items, ...(partial ? { partial } : {}) };
 }

@@ -6,6 +6,7 @@ import { filterJobs, loadJobs } from '../history/windowData';
 import { compileRegex, matchRanges } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
+import type { Budget } from '../budget';
 
 export interface SearchQuery {
   q: string;
@@ -28,7 +29,7 @@ export function parseSearchQuery(p: Record<string, string | undefined>, now = Da
   return { q: p.q, window: parseWindow(p.window ?? '14d'), at: parseAt(p.at, now), job: p.job || undefined, limit };
 }
 
-export async function search(db: Database, s: SearchQuery) {
+export async function search(db: Database, s: SearchQuery, opts: { budget?: Budget } = {}) {
   const re = compileRegex(s.q, 'search');
   const from = s.at - WINDOWS[s.window];
   const jobs = await loadJobs(db);

@@ -1,9 +1,8 @@
 // The home page banner when a promotion gate is blocked: "Promotion blocked: <gates>", linking to
 // /promotion. Renders nothing when no gate is blocked, none is configured, or the status cannot be read.
 import Link from 'next/link';
-import { promotionStatus } from '@/lib/answers/promotion';
-import { parseAt } from '@/lib/history/window';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
+import { getConfig } from '@/lib/server/context';
 import { hrefWith } from '../format';
 import './promotion.css';
 
@@ -12,7 +11,7 @@ export default async function PromotionBanner({ at }: { at?: string } = {}) {
   if (!config?.promotion?.length) return null;
   let status;
   try {
-    status = await promotionStatus(await getDb(), config, { at: parseAt(at), verdicts: false });
+    status = await answer('promotionBanner', { at });
   } catch {
     return null; // the banner must never break the home page; /promotion shows the error
   }
