@@ -39,12 +39,15 @@ export interface SampleDatabase {
   close(): Promise<void>;
 }
 
-/** The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new SQLite file. */
-export async function prepareSampleDatabase(): Promise<SampleDatabase> {
+/**
+ * The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new
+ * SQLite file, or into the (empty) database `dbUrl` names (PostgreSQL: see tests/helpers/databases.ts).
+ */
+export async function prepareSampleDatabase(opts: { dbUrl?: string } = {}): Promise<SampleDatabase> {
   const { dir, truth } = await sampleWorld();
   const server = await replay(dir);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-e2e-'));
-  const dbUrl = `file:${path.join(tmp, 'buildcop.db')}`;
+  const dbUrl = opts.dbUrl ?? `file:${path.join(tmp, 'buildcop.db')}`;
   const config = configFor(dir, server.url);
   const db = await openDatabase(dbUrl);
   try {

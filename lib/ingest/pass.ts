@@ -7,6 +7,7 @@ import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
+import { SearchBases } from '../store/searchIndex';
 import type { Database } from '../store/db';
 import { keepKnownRuns, knownRunsForPass, type KnownRun } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
@@ -104,8 +105,10 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What does not depend on Deck's listing is read while it downloads (on PostgreSQL, round trips
     // that otherwise came one after the other before the first run was fetched).
     const catalogRead = Catalog.forPass(db);
+    const basesRead = SearchBases.forPass(db);
     const pendingRead = listPending(db);
     catalogRead.catch(() => undefined); // awaited below; not an unhandled rejection if Deck fails first
+    basesRead.catch(() => undefined);
     pendingRead.catch(() => undefined);
     const deck = await fetchDeckRuns(http, config.prow.url);
     summary.source = deck.source;
@@ -157,6 +160,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const { catalog, kept } = await catalogRead;
+    const bases = await basesRead;
     const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
     const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
@@ -205,7 +209,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         readAhead(i);
         await storing; // the previous batch's failure stops the pass here
-        storing = storeBatch(db, catalog, batch, now).then(tally);
+        storing = storeBatch(db, catalog, batch, now, bases).then(tally);
         storing.catch(() => undefined); // awaited at the next batch: not an unhandled rejection meanwhile
       }
       await storing;
@@ -234,6 +238,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
     await recordPassEnd(db, passId, summary, 'ok');
     catalog.keep(db);
+    await bases.keep(db);
     await keepKnownRuns(db, known, minStarted);
     return summary;
   } catch (e) {

@@ -15,6 +15,9 @@ import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './
 import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
 import { packFetched, WireDecoder, type WireRun } from './runWire';
 import { bundledWorker } from '../workerBundle';
+import { compressLogs, compressLogsSync, runSearchText, type LogText } from '../search/runText';
+import { GramCollector } from '../store/searchGrams';
+import type { RunSearchText } from '../store/searchIndex';
 
 /** A run's files as downloaded, before parsing. */
 export interface FetchedRun {
@@ -29,6 +32,8 @@ export interface AssembledRun {
   record: RunRecord;
   /** per result (same order): the signature of its failure text, or null */
   signatures: ({ hash: string; text: string } | null)[];
+  /** what the search index keeps of it */
+  search: RunSearchText;
 }
 
 export interface RunReader {
@@ -62,6 +67,7 @@ export class RunAssembler {
   /** the test names of the pass: results name their tests by these strings */
   readonly names = new TestNames();
   private readonly isWrapper: (name: string) => boolean;
+  private readonly grams = new GramCollector();
 
   constructor(config: Config, readonly index: SignatureIndex) {
     this.isWrapper = ignoreMatcher(config.ignoreTests);
@@ -73,6 +79,14 @@ export class RunAssembler {
    * unique every time.
    */
   assemble(f: FetchedRun): AssembledRun | Error {
+    const a = this.assembleApart(f);
+    if (a instanceof Error) return a;
+    a.run.search.logs = compressLogsSync(a.logs);
+    return a.run;
+  }
+
+  /** assemble, with the logs for search apart, to be compressed (compressLogs). */
+  assembleApart(f: FetchedRun): { run: AssembledRun; logs: LogText[] } | Error {
     try {
       const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems, this.names);
       const signatures = record.results.map((r) => {
@@ -80,7 +94,8 @@ export class RunAssembler {
         const s = this.index.assign(r.message);
         return { hash: s.hash, text: s.text };
       });
-      return { record, signatures };
+      const { text, logs } = runSearchText(f.files, record.results, this.grams);
+      return { run: { record, signatures, search: { ...text, logs: [] } }, logs };
     } catch (e) {
       return new Error(`assembling failed: ${(e as Error).message}`);
     }
@@ -148,9 +163,14 @@ class InlineRunReader implements RunReader {
 
   read(run: ProwRun): Promise<AssembledRun | Error> {
     const fetched = this.fetcher.fetch(run);
-    const result = this.queued.then(() => fetched).then((f) => (f instanceof Error ? f : this.assembler.assemble(f)));
-    this.queued = result;
-    return result;
+    const assembled = this.queued.then(() => fetched).then((f) => (f instanceof Error ? f : this.assembler.assembleApart(f)));
+    this.queued = assembled;
+    // compressed off this thread (libuv's pool) while the next runs are assembled
+    return assembled.then(async (a) => {
+      if (a instanceof Error) return a;
+      a.run.search.logs = await compressLogs(a.logs);
+      return a.run;
+    });
   }
 
   async close(): Promise<void> {

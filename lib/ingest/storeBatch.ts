@@ -7,6 +7,7 @@ import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
 import type { Database, Sql } from '../store/db';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
+import { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
@@ -45,7 +46,7 @@ const LAZY = { lazyCommit: true };
 const failedTry = (item: RunToStore, error: string) => ({ attempts: item.attempts + 1, error, listedByPass: item.listedByPass });
 
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
-async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
+async function storeAll(sql: Sql, catalog: Catalog, bases: SearchBases, items: RunToStore[], now: number): Promise<StoredRun[]> {
   const out: StoredRun[] = [];
   const writes: RunToWrite[] = [];
   for (const item of items) {
@@ -67,24 +68,32 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
       out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: record.results.length, parseErrors: record.problems.length, known });
     }
   }
-  await writeRuns(sql, catalog, writes, now);
+  await writeRuns(sql, catalog, writes, now, bases);
   return out;
 }
 
-/** Stores the runs, in order. Throws only when the database cannot be written at all. */
-export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
-  try {
-    return await db.tx((sql) => storeAll(sql, catalog, items, now), LAZY);
-  } catch {
-    // Rolled back: ids the catalog learnt in the batch may not exist. One by one now.
+/**
+ * Stores the runs, in order. Throws only when the database cannot be written at all. `bases`: the
+ * pass's search bases (else read now).
+ */
+export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases?: SearchBases): Promise<StoredRun[]> {
+  bases ??= await SearchBases.load(db);
+  const forgetUncommitted = async () => {
     await catalog.reload(db);
+    await bases.reload(db);
+  };
+  try {
+    return await db.tx((sql) => storeAll(sql, catalog, bases, items, now), LAZY);
+  } catch {
+    // Rolled back: ids the catalog learnt and base trigrams the bases took in the batch may not exist. One by one now.
+    await forgetUncommitted();
   }
   const out: StoredRun[] = [];
   for (const item of items) {
     try {
-      out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now), LAZY)));
+      out.push(...(await db.tx((sql) => storeAll(sql, catalog, bases, [item], now), LAZY)));
     } catch (e) {
-      await catalog.reload(db);
+      await forgetUncommitted();
       const message = `storing failed: ${(e as Error).message}`;
       try {
         await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);

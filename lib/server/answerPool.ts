@@ -9,7 +9,7 @@
 // thread holds its own in-memory window (lib/history/recentData.ts): answers that read it go to the
 // first idle thread, which keeps it warm; searches, which do not, to the last.
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { Budget } from '../budget';
 import { bundledWorker } from '../workerBundle';
 import type { AnswerName, AnswerOf, AnswerParams } from './answers';
@@ -83,7 +83,8 @@ class AnswerThread {
   }
 
   private async start(): Promise<Worker> {
-    const w = new Worker(await bundledWorker('lib/server/answerWorkerMain.ts', 'answer-worker'));
+    // the process's environment itself (DATABASE_URL, BUILDCOP_CONFIG), not a copy taken now
+    const w = new Worker(await bundledWorker('lib/server/answerWorkerMain.ts', 'answer-worker'), { env: SHARE_ENV });
     w.unref();
     w.on('message', (m: AnswerReply) => {
       const t = this.task;
