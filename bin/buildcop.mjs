@@ -4,5 +4,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../lib/cli/main.ts');
-// Exit explicitly: an open PostgreSQL pool would otherwise keep the process alive.
-process.exit(await main(process.argv.slice(2)));
+// Exit explicitly: an open PostgreSQL pool would otherwise keep the process alive. Once what was
+// written has gone: writes to a pipe are asynchronous, and a large --json answer was cut short.
+const code = await main(process.argv.slice(2));
+process.stdout.write('', () => process.exit(code));

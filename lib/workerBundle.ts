@@ -16,7 +16,7 @@ const bundles = new Map<string, Promise<string>>();
 function projectRoot(): string {
   try {
     const here = path.dirname(fileURLToPath(import.meta.url));
-    if (fs.existsSync(path.join(here, 'workerBundle.ts'))) return path.resolve(here, '..');
+    if (fs.existsSync(path.join(/*turbopackIgnore: true*/ here, 'workerBundle.ts'))) return path.resolve(here, '..');
   } catch {
     // not a file URL (bundled): fall through
   }
@@ -41,7 +41,7 @@ async function bundle(entry: string, name: string): Promise<string> {
   const esbuild = await import('esbuild');
   const root = projectRoot();
   const out = await esbuild.build({
-    entryPoints: [path.join(root, entry)],
+    entryPoints: [path.join(/*turbopackIgnore: true*/ root, entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -52,8 +52,8 @@ async function bundle(entry: string, name: string): Promise<string> {
   });
   const code = out.outputFiles[0].contents;
   // inside the project, so that the bundle's imports of packages resolve from node_modules
-  const dir = path.join(root, 'node_modules/.cache/buildcop');
-  const file = path.join(dir, `${name}-${crypto.createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`);
+  const dir = path.join(/*turbopackIgnore: true*/ root, 'node_modules/.cache/buildcop');
+  const file = path.join(/*turbopackIgnore: true*/ dir, `${name}-${crypto.createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -61,7 +61,7 @@ async function bundle(entry: string, name: string): Promise<string> {
     fs.renameSync(tmp, file);
     // bundles of earlier sources, unless just written (another process may be about to load it)
     for (const old of fs.readdirSync(dir)) {
-      const p = path.join(dir, old);
+      const p = path.join(/*turbopackIgnore: true*/ dir, old);
       try {
         if (old.startsWith(`${name}-`) && p !== file && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { force: true });
       } catch {
