@@ -15,7 +15,7 @@ import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './
 import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
 import { packFetched, WireDecoder, type WireRun } from './runWire';
 import { bundledWorker } from '../workerBundle';
-import { compressLogs, compressLogsSync, runSearchText, type LogText } from '../search/runText';
+import { runSearchText } from '../search/runText';
 import { GramCollector } from '../store/searchGrams';
 import type { RunSearchText } from '../store/searchIndex';
 
@@ -79,14 +79,6 @@ export class RunAssembler {
    * unique every time.
    */
   assemble(f: FetchedRun): AssembledRun | Error {
-    const a = this.assembleApart(f);
-    if (a instanceof Error) return a;
-    a.run.search.logs = compressLogsSync(a.logs);
-    return a.run;
-  }
-
-  /** assemble, with the logs for search apart, to be compressed (compressLogs). */
-  assembleApart(f: FetchedRun): { run: AssembledRun; logs: LogText[] } | Error {
     try {
       const record = assembleRun(f.run, f.gcsPath, f.files, f.listing, f.problems, this.names);
       const signatures = record.results.map((r) => {
@@ -94,8 +86,7 @@ export class RunAssembler {
         const s = this.index.assign(r.message);
         return { hash: s.hash, text: s.text };
       });
-      const { text, logs } = runSearchText(f.files, record.results, this.grams);
-      return { run: { record, signatures, search: { ...text, logs: [] } }, logs };
+      return { record, signatures, search: runSearchText(f.files, record.results, this.grams) };
     } catch (e) {
       return new Error(`assembling failed: ${(e as Error).message}`);
     }
@@ -163,14 +154,9 @@ class InlineRunReader implements RunReader {
 
   read(run: ProwRun): Promise<AssembledRun | Error> {
     const fetched = this.fetcher.fetch(run);
-    const assembled = this.queued.then(() => fetched).then((f) => (f instanceof Error ? f : this.assembler.assembleApart(f)));
-    this.queued = assembled;
-    // compressed off this thread (libuv's pool) while the next runs are assembled
-    return assembled.then(async (a) => {
-      if (a instanceof Error) return a;
-      a.run.search.logs = await compressLogs(a.logs);
-      return a.run;
-    });
+    const result = this.queued.then(() => fetched).then((f) => (f instanceof Error ? f : this.assembler.assemble(f)));
+    this.queued = result;
+    return result;
   }
 
   async close(): Promise<void> {

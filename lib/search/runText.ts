@@ -1,7 +1,6 @@
 // What a run gives the search index, made where its files are parsed (the run reader, on either
 // thread): its build logs (the job's and its failed steps', the last LOG_TAIL_BYTES of each, as
 // ci-search keeps them) compressed, and the grams of those logs and of its failures.
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { RunFile } from '../ingest/assemble';
 import type { TestResult } from '../parse/types';
@@ -18,26 +17,12 @@ export const isBuildLog = (path: string) => path === 'build-log.txt' || /^artifa
 /**
  * Brotli at quality 1: on the sample world's 58 MB of logs 0.12-0.2 s of CPU and 7.0x smaller, where
  * deflate at level 1 took 0.2-0.44 s for 6.7x (measured here, 2026-12-01); search inflates only
- * candidates. On the main thread it runs in libuv's pool, while the pass waits for downloads.
+ * candidates. Synchronous: in libuv's pool (zlib's callback form) the main thread spent more than
+ * that on the stream's 16 KB chunks.
  */
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
-const brotli = promisify(zlib.brotliCompress);
 
-/** A log to store, before compression. */
-export interface LogText {
-  path: string;
-  text: Buffer;
-  size: number;
-  tailStart: number;
-}
-
-export async function compressLogs(logs: LogText[]): Promise<StoredLog[]> {
-  return Promise.all(logs.map(async ({ text, ...l }) => ({ ...l, body: await brotli(text, BROTLI) })));
-}
-
-export function compressLogsSync(logs: LogText[]): StoredLog[] {
-  return logs.map(({ text, ...l }) => ({ ...l, body: zlib.brotliCompressSync(text, BROTLI) }));
-}
+export const compressLog = (text: Uint8Array): Buffer => zlib.brotliCompressSync(text, BROTLI);
 
 export function decompressLog(body: Uint8Array): Buffer {
   return zlib.brotliDecompressSync(body);
@@ -55,16 +40,16 @@ export function logTail(bytes: Buffer, max = LOG_TAIL_BYTES): { text: Buffer; ta
 /** The text a failure is searched by: its test's name, then its failure text as stored. */
 export const failureText = (r: { name: string; message: string }) => `${r.name}\n${capMessage(r.message)}`;
 
-/** A run's logs (to compress) and grams; `grams` is the reading thread's collector. */
-export function runSearchText(files: RunFile[], results: TestResult[], grams: GramCollector): { text: Omit<RunSearchText, 'logs'>; logs: LogText[] } {
-  const logs: LogText[] = [];
+/** A run's logs and grams; `grams` is the reading thread's collector. */
+export function runSearchText(files: RunFile[], results: TestResult[], grams: GramCollector): RunSearchText {
+  const logs: StoredLog[] = [];
   for (const f of files) {
     if (!('bytes' in f) || !isBuildLog(f.path)) continue;
     const { text, tailStart } = logTail(f.bytes);
     grams.add(text);
-    logs.push({ path: f.path, text, size: f.bytes.length, tailStart });
+    logs.push({ path: f.path, body: compressLog(text), size: f.bytes.length, tailStart });
   }
   const logGrams = grams.take();
   for (const r of results) if (r.outcome === 'failed' || r.outcome === 'flaked') grams.addString(failureText(r));
-  return { text: { logGrams, failureGrams: grams.take() }, logs };
+  return { logs, logGrams, failureGrams: grams.take() };
 }

@@ -103,6 +103,12 @@ class AnswerThread {
     if (this.task) this.finish(this.task, undefined, e);
   }
 
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    await w?.terminate();
+  }
+
   /** Stops the thread (a new one starts for the next task) and fails its task with `e`. */
   private stop(e: Error): void {
     const w = this.worker;
@@ -153,6 +159,11 @@ class AnswerPool {
     this.dispatch();
   }
 
+  async close(): Promise<void> {
+    for (const t of this.queue.splice(0)) t.reject(new AnswerUnavailableError('the server is stopping'));
+    await Promise.all(this.threads.map((th) => th.close()));
+  }
+
   private dispatch(): void {
     while (this.queue.length) {
       const idle = this.threads.filter((th) => !th.task);
@@ -165,10 +176,17 @@ class AnswerPool {
 }
 
 let pool: AnswerPool | undefined;
+
+/** Stops the answer threads (the next answer starts new ones, as many as answerThreads says then). */
+export async function closeAnswerPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.close();
+}
 let answersModule: typeof import('./answers') | undefined;
 
 /** Threads to run answers on: BUILDCOP_ANSWER_THREADS, else 2 (at least 1 on a single core). */
-export function answerThreads(env = process.env): number {
+export function answerThreads(env: Record<string, string | undefined> = process.env): number {
   const n = env.BUILDCOP_ANSWER_THREADS;
   if (n !== undefined && n !== '') {
     const v = Number(n);
