@@ -39,7 +39,6 @@ export async function addScaleLogs(db: Database, o: ScaleLogOptions): Promise<{ 
   const testLines = o.testLines ?? 250;
   const names = new Map((await db.rows('SELECT id, name FROM test')).map(([id, name]) => [Number(id), name as string]));
   const nameList = [...names.values()];
-  const jobs = new Map((await db.rows('SELECT id, name FROM job')).map(([id, name]) => [Number(id), name as string]));
   const runs = await db.rows('SELECT id, job_id, started, state FROM run ORDER BY started, id');
   const outcomesOf = new Map<number, [number, number][]>();
   for (const [runId, testId, outcome] of await db.rows('SELECT run_id, test_id, outcome FROM test_outcome')) {
@@ -61,7 +60,6 @@ export async function addScaleLogs(db: Database, o: ScaleLogOptions): Promise<{ 
       const runId = Number(id);
       const jobId = Number(jobIdRaw);
       const started = Number(startedRaw);
-      const job = jobs.get(jobId)!;
       const ns = `ci-op-${hex(8)}`;
       const lines = [
         `${time(started)} ci-operator version v20261120-${hex(8)}`,

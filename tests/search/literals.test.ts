@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import RE2 from 're2';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requiredLiterals, type LiteralQuery } from '../../lib/search/literals';
 import { GramCollector, gramText, literalTokens, normalizeLiteral, tokensOfText } from '../../lib/store/searchGrams';
 import { sampleWorld } from '../helpers/world';
