@@ -54,15 +54,18 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
     try {
       return { path: o.path, bytes: await gcs.download(loc.bucket, prefix + o.path, { maxBytes: maxFileBytes }) };
     } catch (e) {
-      return { path: o.path, error: (e as Error).message, overCap: e instanceof HttpError && e.status === 413 };
+      const status = e instanceof HttpError ? e.status : 0;
+      return { path: o.path, error: (e as Error).message, overCap: status === 413, missing: status === 404 };
     }
   };
   const files: RunFile[] = await Promise.all(fetch.map(download));
   // then the logs of the steps that failed, which junit_operator.xml names (search reads them)
   const operator = files.find((f) => OPERATOR_JUNIT.test(f.path));
   if (operator && 'bytes' in operator) {
-    const steps = failedStepLogs(parseJunit(operator.bytes).cases, listing, new Set(fetch.map((o) => o.path)), maxFileBytes);
-    files.push(...(await Promise.all(steps.map(download))));
+    const steps = failedStepLogs(parseJunit(operator.bytes).cases, new Set(fetch.map((o) => o.path)));
+    for (const f of await Promise.all(steps.map((path) => download({ path, size: 0, version: '' })))) {
+      if (!('error' in f) || !f.missing) files.push(f);
+    }
   }
   return { run, gcsPath: `gs://${loc.bucket}/${loc.path}`, files, listing, problems: problems as ParseProblem[] };
 }
