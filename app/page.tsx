@@ -1,9 +1,9 @@
 // The hot list: which tests fail most right now, with verdicts, bugs and data freshness.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { hotlist, parseHotlistQuery } from '@/lib/analysis/hotlist';
-import { getStats } from '@/lib/analysis/stats';
-import { loadJobs } from '@/lib/analysis/windowData';
+import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
+import { getStats } from '@/lib/answers/stats';
+import { loadJobs } from '@/lib/history/windowData';
 import { getConfig, getDb } from '@/lib/server/context';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';

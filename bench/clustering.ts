@@ -4,8 +4,8 @@
 // instance with fresh noise (numbers, names, UUIDs, times, hosts), Zipf-skewed so that a few templates
 // are most failures. Only SignatureIndex.assign is timed; generating the texts is not.
 import { pathToFileURL } from 'node:url';
-import { signatureText } from '../lib/analysis/normalize';
-import { EDIT_WORK_BUDGET, SignatureIndex } from '../lib/analysis/signatures';
+import { signatureText } from '../lib/signatures/normalize';
+import { EDIT_WORK_BUDGET, SignatureIndex } from '../lib/signatures/clustering';
 
 type Rng = () => number;
 

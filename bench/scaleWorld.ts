@@ -3,7 +3,7 @@
 // OpenShift CI: most runs pass every test; a quarter fail a few tests; a few percent fall over and
 // fail hundreds; about one retried flake per run; a regression and a broken test among them.
 import { testId } from '../lib/ids';
-import { SignatureIndex } from '../lib/analysis/signatures';
+import { SignatureIndex } from '../lib/signatures/clustering';
 import type { Database } from '../lib/store/db';
 import { insertMany } from '../lib/store/bulk';
 import { encodeTestSet, testSetHash } from '../lib/store/testSets';

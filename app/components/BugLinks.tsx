@@ -1,5 +1,5 @@
 // A test's linked bugs in a list cell: tracker id, status, "recurred after fix".
-import type { BugRef } from '@/lib/analysis/bugRefs';
+import type { BugRef } from '@/lib/bugs/refs';
 import { safeUrl } from './format';
 
 export default function BugLinks({ bugs }: { bugs: BugRef[] }) {

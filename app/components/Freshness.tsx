@@ -1,8 +1,8 @@
 // "Ingested 4 minutes ago", and a visible warning when the data is stale or was never ingested:
 // stale data nobody notices is the most common complaint about CI dashboards.
-import type { Stats } from '@/lib/analysis/stats';
-import { freshness } from '@/lib/analysis/health';
-import { reportedProblems } from '@/lib/analysis/ingestLog';
+import type { Stats } from '@/lib/answers/stats';
+import { freshness } from '@/lib/answers/health';
+import { reportedProblems } from '@/lib/answers/ingestLog';
 import { ago, shortTime } from './format';
 
 export default function Freshness({ stats, nowMs = Date.now() }: { stats: Pick<Stats, 'lastIngestAt' | 'lastIngestStatus' | 'lastIngestWarnings'>; nowMs?: number }) {

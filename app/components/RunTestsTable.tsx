@@ -1,5 +1,5 @@
 // A run's failed or flaked tests with their failure text.
-import type { RunDetail } from '@/lib/analysis/runDetail';
+import type { RunDetail } from '@/lib/answers/runDetail';
 
 export default function RunTestsTable({ tests, caption, testId }: { tests: RunDetail['failedTests']; caption: string; testId: string }) {
   return (

@@ -1,7 +1,7 @@
 // A tiny server-rendered bar sparkline (no client JavaScript): per slice of the window, the share of
 // runs that failed (red) and flaked (amber); a grey tick where the test ran without failing. Three
 // paths, not a rect per bar: the hot list renders a hundred of these.
-import type { HotlistItem } from '@/lib/analysis/hotlist';
+import type { HotlistItem } from '@/lib/answers/hotlist';
 
 const W = 112;
 const H = 28;

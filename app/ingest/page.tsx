@@ -2,7 +2,7 @@
 // sources that failed without failing them, the runs kept pending and why, the files that could not
 // be parsed. The freshness line links here when the latest pass failed.
 import type { Metadata } from 'next';
-import { ingestLog, parseIngestLogQuery, type IngestLog, type PendingWhy } from '@/lib/analysis/ingestLog';
+import { ingestLog, parseIngestLogQuery, type IngestLog, type PendingWhy } from '@/lib/answers/ingestLog';
 import { getDb } from '@/lib/server/context';
 import { runHref } from '../components/Evidence';
 import { flatParams, jobHref, safeUrl, shortTime, type SearchParams } from '../components/format';

@@ -1,6 +1,6 @@
 // All jobs with their pass rate in the window, worst first.
 import type { Metadata } from 'next';
-import { listJobs, parseJobsQuery } from '@/lib/analysis/jobs';
+import { listJobs, parseJobsQuery } from '@/lib/answers/jobs';
 import { getDb } from '@/lib/server/context';
 import { runHref } from '../components/Evidence';
 import { flatParams, hrefWith, jobHref, pct, shortTime, type SearchParams } from '../components/format';

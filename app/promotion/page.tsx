@@ -3,7 +3,7 @@
 // about each stream's payloads. Same data as `buildcop promotion --json` and /api/promotion.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePromotionQuery, promotionStatus } from '@/lib/analysis/promotion';
+import { parsePromotionQuery, promotionStatus } from '@/lib/answers/promotion';
 import { getConfig, getDb } from '@/lib/server/context';
 import { flatParams, hrefWith, shortTime, type SearchParams } from '../components/format';
 import { pageData } from '../components/pageData';

@@ -1,6 +1,6 @@
 // Search failure text and test names by regex: matching runs per day against all runs, grouped by test.
 import type { Metadata } from 'next';
-import { parseSearchQuery, search } from '@/lib/analysis/search';
+import { parseSearchQuery, search } from '@/lib/answers/search';
 import { getDb } from '@/lib/server/context';
 import { COLORS } from '../components/charts/colors';
 import DailyChart from '../components/charts/DailyChart';

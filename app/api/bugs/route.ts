@@ -1,7 +1,7 @@
 // GET /api/bugs: the same as `buildcop bugs --json` ({ bugs: [ { tracker, id, url, summary, status,
 // tests, links: [ { test, reason } ] } ] }); ?linked=true leaves out bugs linked to no test.
 import type { NextRequest } from 'next/server';
-import { listBugs } from '@/lib/analysis/bugs';
+import { listBugs } from '@/lib/bugs/manage';
 import { handle, params } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';
 

@@ -1,6 +1,6 @@
 // GET /api/health: what `buildcop health --json` prints; 503 when the database cannot be read.
 import { connection } from 'next/server';
-import { health, healthHttpStatus } from '@/lib/analysis/health';
+import { health, healthHttpStatus } from '@/lib/answers/health';
 import { handle, json } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';
 

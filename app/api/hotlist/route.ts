@@ -1,6 +1,6 @@
 // GET /api/hotlist: what `buildcop hotlist --json` prints, for the same query parameters.
 import type { NextRequest } from 'next/server';
-import { hotlist, parseHotlistQuery } from '@/lib/analysis/hotlist';
+import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
 import { handle, params } from '@/lib/server/api';
 import { getConfig, getDb } from '@/lib/server/context';
 

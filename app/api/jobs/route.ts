@@ -1,6 +1,6 @@
 // GET /api/jobs: what `buildcop jobs --json` prints.
 import type { NextRequest } from 'next/server';
-import { listJobs, parseJobsQuery } from '@/lib/analysis/jobs';
+import { listJobs, parseJobsQuery } from '@/lib/answers/jobs';
 import { handle, params } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';
 

@@ -1,6 +1,6 @@
 // GET /api/stats: what `buildcop stats --json` prints.
 import { connection } from 'next/server';
-import { getStats } from '@/lib/analysis/stats';
+import { getStats } from '@/lib/answers/stats';
 import { handle } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';
 

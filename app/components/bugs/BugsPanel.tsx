@@ -2,8 +2,8 @@
 // it was closed but the test failed after that; "file a bug" links to the configured trackers'
 // new-bug forms, prefilled; link and unlink forms for whoever signed in.
 import { cookies } from 'next/headers';
-import type { BugRef } from '@/lib/analysis/bugRefs';
-import { newBugLinks } from '@/lib/analysis/fileBug';
+import type { BugRef } from '@/lib/bugs/refs';
+import { newBugLinks } from '@/lib/bugs/fileBug';
 import { SESSION_COOKIE, validSession, writesEnabled } from '@/lib/server/auth';
 import { getConfig } from '@/lib/server/context';
 import { isClosedStatus } from '@/lib/sources/trackerBug';

@@ -3,7 +3,7 @@
 // whoever holds the sign-in cookie (checked here: a server action is a public endpoint).
 import { revalidatePath } from 'next/cache';
 import { cookies } from 'next/headers';
-import { BugRequestError, linkBug, unlinkBug } from '@/lib/analysis/bugs';
+import { BugRequestError, linkBug, unlinkBug } from '@/lib/bugs/manage';
 import { allowedHosts } from '@/lib/config';
 import { HttpClient } from '@/lib/sources/http';
 import { SESSION_COOKIE, validSession } from '@/lib/server/auth';

@@ -1,6 +1,6 @@
 // The hot list filters as a plain GET form: every filter ends up in the URL (shareable), and it
 // works without JavaScript. The page drops the empty fields the form submits.
-import { CLASSIFICATIONS } from '@/lib/analysis/hotlist';
+import { CLASSIFICATIONS } from '@/lib/answers/hotlist';
 
 export interface FilterOptions {
   jobs: string[];

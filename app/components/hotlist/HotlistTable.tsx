@@ -1,5 +1,5 @@
 // The hot list rows: semantic table on wide screens, labelled cards on a phone (CSS only).
-import type { HotlistItem } from '@/lib/analysis/hotlist';
+import type { HotlistItem } from '@/lib/answers/hotlist';
 import BugLinks from '../BugLinks';
 import { hrefWith, pct, shortTime } from '../format';
 import Sparkline from '../Sparkline';

@@ -1,5 +1,5 @@
 // A job's recent runs: state, duration, refs, counts, links.
-import type { JobDetail } from '@/lib/analysis/jobs';
+import type { JobDetail } from '@/lib/answers/jobs';
 import { runHref } from '../Evidence';
 import { duration, safeUrl, shortTime } from '../format';
 

@@ -1,6 +1,6 @@
 // A blocker's failing tests: each links to its test page, with the hot list's verdict and its bugs.
 import Link from 'next/link';
-import type { FailingTest } from '@/lib/analysis/promotion';
+import type { FailingTest } from '@/lib/promotion/types';
 import BugLinks from '../BugLinks';
 import { hrefWith } from '../format';
 import VerdictBadge from '../VerdictBadge';

@@ -1,7 +1,7 @@
 // One promotion gate: blocked or not and why, the paste-able summary, the 14-day timeline, and each
 // blocking and informing job with its latest run, streak, pending runs and failing tests.
 import Link from 'next/link';
-import type { PromotionGate, PromotionJob } from '@/lib/analysis/promotion';
+import type { PromotionGate, PromotionJob } from '@/lib/promotion/types';
 import { hrefWith, jobHref, safeUrl, shortTime } from '../format';
 import FailingTests from './FailingTests';
 import GateTimeline from './GateTimeline';

@@ -1,6 +1,6 @@
 // A gate's last 14 days as one bar: red while blocked, green while not, grey before any run.
 // Server-rendered SVG (no client script); each stretch says its dates on hover and in the list.
-import type { TimelineEntry } from '@/lib/analysis/promotion';
+import type { TimelineEntry } from '@/lib/promotion/types';
 import { shortTime } from '../format';
 
 const W = 1000;

@@ -1,8 +1,8 @@
 // The home page banner when a promotion gate is blocked: "Promotion blocked: <gates>", linking to
 // /promotion. Renders nothing when no gate is blocked, none is configured, or the status cannot be read.
 import Link from 'next/link';
-import { promotionStatus } from '@/lib/analysis/promotion';
-import { parseAt } from '@/lib/analysis/window';
+import { promotionStatus } from '@/lib/answers/promotion';
+import { parseAt } from '@/lib/history/window';
 import { getConfig, getDb } from '@/lib/server/context';
 import { hrefWith } from '../format';
 import './promotion.css';

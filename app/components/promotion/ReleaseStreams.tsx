@@ -1,7 +1,7 @@
 // Release streams as the release controller last reported them: the latest payload and its phase,
 // the last accepted one, and the failed blocking jobs of rejected payloads joined to their Prow runs.
 import Link from 'next/link';
-import type { ReleaseStreamStatus, StreamJob } from '@/lib/analysis/promotion';
+import type { ReleaseStreamStatus, StreamJob } from '@/lib/promotion/types';
 import { hrefWith, safeUrl, shortTime } from '../format';
 import FailingTests from './FailingTests';
 

@@ -1,6 +1,6 @@
 // A test's failure signatures: the normalised text, how often in the window and overall, how many
 // tests share it (a cross-test cause), when first and last seen, and example runs.
-import type { TestDetailResult } from '@/lib/analysis/testDetail';
+import type { TestDetailResult } from '@/lib/answers/testDetail';
 import { safeUrl, shortTime } from '../format';
 
 export default function SignaturesList({ signatures }: { signatures: TestDetailResult['signatures'] }) {

@@ -1,6 +1,6 @@
 // The window's failed and flaked runs of a test, newest first, with the failure text and links out.
-import { artifactsUrl } from '@/lib/analysis/runDetail';
-import type { TestDetailResult } from '@/lib/analysis/testDetail';
+import { artifactsUrl } from '@/lib/answers/runDetail';
+import type { TestDetailResult } from '@/lib/answers/testDetail';
 import { runHref } from '../Evidence';
 import { safeUrl, shortTime } from '../format';
 

@@ -1,6 +1,6 @@
 // The Markdown a buildcop pastes into a bug: what fails, the verdict and its evidence, recent
 // failures, and a permanent link (?at=...) that shows the same numbers forever.
-import type { TestDetailResult } from '@/lib/analysis/testDetail';
+import type { TestDetailResult } from '@/lib/answers/testDetail';
 
 const fence = (s: string) => {
   const longest = Math.max(2, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));

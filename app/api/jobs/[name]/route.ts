@@ -1,6 +1,6 @@
 // GET /api/jobs/{name}: what `buildcop job NAME --json` prints.
 import type { NextRequest } from 'next/server';
-import { jobDetail, parseJobsQuery } from '@/lib/analysis/jobs';
+import { jobDetail, parseJobsQuery } from '@/lib/answers/jobs';
 import { segment } from '@/app/components/format';
 import { handle, params } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';

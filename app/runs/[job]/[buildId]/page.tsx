@@ -1,7 +1,7 @@
 // One run: state, duration, refs, install failure, failed and flaked tests, parse errors, links out.
 import type { Metadata } from 'next';
 import { cache } from 'react';
-import { runDetail } from '@/lib/analysis/runDetail';
+import { runDetail } from '@/lib/answers/runDetail';
 import { getDb } from '@/lib/server/context';
 import { Facts } from '@/app/components/Evidence';
 import { duration, jobHref, safeUrl, segment, shortTime } from '@/app/components/format';

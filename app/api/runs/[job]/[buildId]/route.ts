@@ -1,6 +1,6 @@
 // GET /api/runs/{job}/{buildId}: what `buildcop run JOB BUILD_ID --json` prints.
 import type { NextRequest } from 'next/server';
-import { runDetail } from '@/lib/analysis/runDetail';
+import { runDetail } from '@/lib/answers/runDetail';
 import { segment } from '@/app/components/format';
 import { handle } from '@/lib/server/api';
 import { getDb } from '@/lib/server/context';

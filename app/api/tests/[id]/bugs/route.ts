@@ -3,8 +3,8 @@
 // (with a signature the link is on the signature, so on every test failing with it). Writes need
 // `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401, no change.
 import type { NextRequest } from 'next/server';
-import { bugsForTests, markRecurrence } from '@/lib/analysis/bugRefs';
-import { BugRequestError, linkBug, unlinkBug, type LinkRequest } from '@/lib/analysis/bugs';
+import { bugsForTests, markRecurrence } from '@/lib/bugs/refs';
+import { BugRequestError, linkBug, unlinkBug, type LinkRequest } from '@/lib/bugs/manage';
 import { allowedHosts } from '@/lib/config';
 import { isTestId, testId } from '@/lib/ids';
 import { HttpClient } from '@/lib/sources/http';
