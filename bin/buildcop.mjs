@@ -4,5 +4,10 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../lib/cli/main.ts');
+const code = await main(process.argv.slice(2));
+// A pipe takes output asynchronously: exiting at once cut an answer at the pipe's 64 KiB. An empty
+// write's callback runs once everything written before it is out.
+const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 // Exit explicitly: an open PostgreSQL pool would otherwise keep the process alive.
-process.exit(await main(process.argv.slice(2)));
+process.exit(code);

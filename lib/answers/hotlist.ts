@@ -4,9 +4,10 @@ import type { Database } from '../store/db';
 import { ignoreMatcher, testOwner } from '../parse/variants';
 import { signatureInfo, testNames } from '../store/names';
 import { bugsForTests, markRecurrence, type BugRef } from '../bugs/refs';
-import { addRunCounts, aggregateTests, countFailures, SameConditionIndex, type TestAggregate } from '../verdicts/testStats';
-import type { Classification } from '../verdicts/verdict';
-import { sparkline, verdictFor, type SparkPoint } from '../verdicts/judge';
+import { addRunCounts, aggregateTests, countFailures, type TestAggregate } from '../history/testCounts';
+import { CLASSIFICATIONS, type Classification } from '../verdicts/verdict';
+import { verdictsAt, type JudgedVerdict } from '../verdicts/judge';
+import { sparkline, type SparkPoint } from './sparkline';
 import { loadWindow, type JobFilter } from '../history/windowData';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
@@ -22,10 +23,13 @@ export interface HotlistQuery extends JobFilter {
   noBug?: boolean;
   /** regex over test names */
   test?: string;
+  /** failures (the window's failed runs, then jobs) or severity (how long and how much it fails) */
+  sort?: HotlistSort;
   limit: number;
 }
 
-export const CLASSIFICATIONS: Classification[] = ['regression', 'broken', 'flaky', 'infra', 'failing'];
+export const SORTS = ['failures', 'severity'] as const;
+export type HotlistSort = (typeof SORTS)[number];
 
 type Params = Record<string, string | undefined>;
 
@@ -39,6 +43,7 @@ export function parseHotlistQuery(p: Params, now = Date.now()): HotlistQuery {
   if (p.upgrade && !['true', 'false', '1', '0', 'yes', 'no'].includes(p.upgrade)) throw new InvalidQueryError(`invalid upgrade ${JSON.stringify(p.upgrade)}: use true or false`);
   if (p.job) compileRegex(p.job, 'job');
   if (p.test) compileRegex(p.test, 'test');
+  if (p.sort && !(SORTS as readonly string[]).includes(p.sort)) throw new InvalidQueryError(`invalid sort ${JSON.stringify(p.sort)}: use one of ${SORTS.join(', ')}`);
   if (p.release && !/^\d+\.\d+$/.test(p.release)) throw new InvalidQueryError(`invalid release ${JSON.stringify(p.release)}: use e.g. 4.2`);
   return {
     window: parseWindow(p.window),
@@ -51,6 +56,7 @@ export function parseHotlistQuery(p: Params, now = Date.now()): HotlistQuery {
     classification: (p.classification as Classification) || undefined,
     noBug: p.noBug === 'true' || p.noBug === '1' || p.nobug === 'true' || p.nobug === '1',
     test: p.test || undefined,
+    sort: (p.sort as HotlistSort) || undefined,
     limit,
   };
 }
@@ -99,7 +105,6 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   const names = await testNames(db, counts.testIds);
   const ignored = ignoreMatcher(opts.ignoreTests);
   const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
-  const same = new SameConditionIndex(w);
 
   // Rank every failing test on cheap counts; look closely only at the ones shown.
   const nameOf = (id: number) => names.get(id)?.name ?? '';
@@ -113,21 +118,20 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   const withoutBug = ranked.filter((id) => !hasBug(id)).length;
   if (q.noBug) ranked = ranked.filter((id) => !hasBug(id));
 
-  let total = ranked.length;
-  let page: TestAggregate[];
-  if (q.classification) {
-    // filtering by verdict needs every candidate's verdict
-    const aggs = aggregateTests(w, new Set(ranked));
-    const all = ranked.map((id) => aggs.get(id)!);
-    addRunCounts(w, all);
-    const kept = all.filter((a) => verdictFor(w, nameOf(a.testId), a, same).classification === q.classification);
-    total = kept.length;
-    page = kept.slice(0, q.limit);
-  } else {
-    const aggs = aggregateTests(w, new Set(ranked.slice(0, q.limit)));
-    page = ranked.slice(0, q.limit).map((id) => aggs.get(id)!);
-    addRunCounts(w, page);
+  // Verdicts are judged on the 14 days before `at`, whatever the window: the same test has the same
+  // verdict on every tab. Filtering or sorting by them needs every candidate's; else the page's.
+  const needAll = !!q.classification || q.sort === 'severity';
+  const verdicts = await verdictsAt(db, q.at, needAll ? ranked : ranked.slice(0, q.limit));
+  const verdictOf = (id: number): JudgedVerdict => verdicts.get(id) ?? NO_RECENT_FAILURE;
+  if (q.classification) ranked = ranked.filter((id) => verdictOf(id).classification === q.classification);
+  if (q.sort === 'severity') {
+    const score = (id: number) => severityScore(verdictOf(id));
+    ranked = ranked.map((id, i) => ({ id, i, s: score(id) })).sort((x, y) => y.s - x.s || x.i - y.i).map((x) => x.id);
   }
+  const total = ranked.length;
+  const aggs = aggregateTests(w, new Set(ranked.slice(0, q.limit)));
+  const page: TestAggregate[] = ranked.slice(0, q.limit).map((id) => aggs.get(id)!);
+  addRunCounts(w, page);
   const jobsOf = (a: TestAggregate) => [...a.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([id]) => w.jobs.get(id)?.name ?? '').sort();
 
   const items: HotlistItem[] = [];
@@ -135,9 +139,8 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
   for (const a of page) {
     const { name, hash } = names.get(a.testId)!;
-    const v = verdictFor(w, name, a, same);
-    const fails = [...a.failedRuns, ...a.flakedRuns].map((r) => r.started);
-    const last = fails.length ? Math.max(...fails) : null;
+    const v = verdictOf(a.testId);
+    const { first, last } = failureSpan(a);
     for (const id of a.signatures.keys()) sigIds.add(id);
     pending.push({
       a,
@@ -149,7 +152,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
         runs: a.windowRuns,
         failureRate: a.windowRuns ? Math.round((a.windowFailed / a.windowRuns) * 10000) / 10000 : 0,
         jobs: jobsOf(a),
-        firstFailure: fails.length ? iso(Math.min(...fails)) : null,
+        firstFailure: first === null ? null : iso(first),
         lastFailure: last === null ? null : iso(last),
         previousFailedRuns: a.prevFailed,
         previousFlakedRuns: a.prevFlaked,
@@ -173,8 +176,33 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
     items.push({ ...item, signatures });
   }
   const filters: Record<string, string | boolean> = {};
-  for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test'] as const) {
+  for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test', 'sort'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
   }
   return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items };
+}
+
+/** A test failing in the window but not in the 14 days before `at` (windows longer than the lookback). */
+const NO_RECENT_FAILURE: JudgedVerdict = {
+  classification: 'failing',
+  evidence: { summary: 'no failure in the 14 days before this time: its failures in the window are older' },
+};
+
+/** How long and how much it fails: a flaky or failing verdict's score; the other verdicts rank first. */
+function severityScore(v: JudgedVerdict): number {
+  const s = (v.evidence.severity as { score?: number } | undefined)?.score;
+  return s ?? (v.classification === 'regression' || v.classification === 'broken' ? Infinity : -1);
+}
+
+/** The first and last failure or flake of the window (without spreading arrays that can hold 100,000s of runs). */
+function failureSpan(a: TestAggregate): { first: number | null; last: number | null } {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const list of [a.failedRuns, a.flakedRuns]) {
+    for (const r of list) {
+      if (first === null || r.started < first) first = r.started;
+      if (last === null || r.started > last) last = r.started;
+    }
+  }
+  return { first, last };
 }

@@ -6,8 +6,9 @@ import type { Database } from '../store/db';
 import { selectIn } from '../store/bulk';
 import { setHas } from '../store/testSets';
 import { bugsForTests, markRecurrence } from '../bugs/refs';
-import { sparkline, verdictFor } from '../verdicts/judge';
-import { addRunCounts, aggregateTests, SameConditionIndex } from '../verdicts/testStats';
+import { verdictsAt } from '../verdicts/judge';
+import { sparkline } from './sparkline';
+import { addRunCounts, aggregateTests } from '../history/testCounts';
 import { loadWindow, type JobFilter } from '../history/windowData';
 import { day, iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { NotFoundError } from '../errors';
@@ -36,7 +37,8 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
   const a = aggregateTests(w, new Set([t.id])).get(t.id)!;
   addRunCounts(w, [a]);
   const active = a.windowFailed + a.windowFlaked > 0;
-  const v = active ? verdictFor(w, t.name, a, new SameConditionIndex(w)) : undefined;
+  // the verdict at `at`, judged on the 14 days before it whatever the window (as the hot list's)
+  const v = (await verdictsAt(db, q.at, [t.id])).get(t.id);
 
   // Daily history per job over the window: runs that executed the test, failures, flakes.
   const outcomeOf = new Map<number, number>();
@@ -96,7 +98,7 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
     to: iso(span.to),
     owner: testOwner(t.name),
     classification: v?.classification ?? ('passing' as const),
-    evidence: v?.evidence ?? { summary: a.windowRuns ? `passed all ${a.windowRuns} runs in the window` : 'did not run in the window' },
+    evidence: v?.evidence ?? { summary: a.windowRuns ? `passed all ${a.windowRuns} runs in the window, and did not fail in the 14 days before ${iso(q.at)}` : 'did not run in the window' },
     failedRuns: a.windowFailed,
     flakedRuns: a.windowFlaked,
     runsCount: a.windowRuns,

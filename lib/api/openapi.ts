@@ -3,6 +3,8 @@
 // The bug routes (issue 5) and the promotion route (issue 6) are described here too, from their
 // issues' contracts; their handlers live with that work.
 
+import { CLASSIFICATIONS } from '../verdicts/verdict';
+
 type Schema = Record<string, unknown>;
 
 const str = (description?: string): Schema => (description ? { type: 'string', description } : { type: 'string' });
@@ -45,7 +47,7 @@ const bugRef = obj(
   { tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, id: str(), url: str(), status: str(), summary: str(), reason: str('name-in-summary, name-in-comment, name-in-description, signature or manual'), recurred: bool('closed or verified, but the test failed after that'), closedAt: iso() },
   ['tracker', 'id', 'url', 'status', 'summary', 'reason'],
 );
-const classification = { type: 'string', enum: ['regression', 'broken', 'flaky', 'infra', 'failing'] };
+const classification = { type: 'string', enum: [...CLASSIFICATIONS], description: 'judged on the 14 days before `at`, whatever the window' };
 const evidence = { type: 'object', properties: { summary: str('one readable sentence') }, required: ['summary'], additionalProperties: true, description: 'The numbers behind the verdict; fields depend on the classification.' };
 const signature = obj({ id: str('stable id'), text: str('normalised failure text'), count: int('occurrences in the window') });
 const sparkPoint = obj({ start: iso(), runs: int(), failed: int(), flaked: int() });
@@ -177,6 +179,7 @@ export function openApiDocument() {
     q('owner', 'Owner from the test name ([sig-x] gives x).'),
     q('classification', 'Only tests with this verdict.', classification),
     q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
+    q('sort', 'failures (the window\'s failed runs, default) or severity (how long and how much a flake fails).', { type: 'string', enum: ['failures', 'severity'] }),
     q('test', 'Regular expression over test names.'),
     q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
   ];

@@ -17,6 +17,7 @@ const FILTERS = {
   classification: { type: 'string' },
   'no-bug': { type: 'boolean' },
   test: { type: 'string' },
+  sort: { type: 'string' },
   limit: { type: 'string' },
 } as const;
 
@@ -24,7 +25,9 @@ export const hotlistCommand: Command = {
   summary: 'the tests failing most in a window, with verdicts, evidence, signatures and bugs',
   usage: `Usage: buildcop hotlist [--window 24h|3d|7d|14d] [--at ISO] [--job REGEX] [--limit N] [--json]
        [--release 4.2] [--platform aws] [--upgrade true|false] [--owner SIG] [--classification C]
-       [--no-bug] [--test REGEX]`,
+       [--no-bug] [--test REGEX] [--sort failures|severity]
+Verdicts (regression, broken, flaky, infra, fixed, failing) are judged on the 14 days before --at,
+whatever the window: the same test has the same verdict on every window.`,
   async run(argv) {
     const { values: v } = parse(argv, FILTERS);
     const { json: _json, help: _help, 'no-bug': noBug, ...params } = v;

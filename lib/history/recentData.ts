@@ -110,6 +110,11 @@ export class RecentData {
     readonly until: number,
   ) {}
 
+  /** Equal versions hold equal runs: run ids only grow, and a replaced run changes the count. */
+  get version(): string {
+    return `${this.maxRunId}|${this.runs.size}`;
+  }
+
   /** Runs started in [from, to), in start order. */
   runsBetween(from: number, to: number): RunInfo[] {
     this.sorted ??= [...this.runs.values()].sort((a, b) => a.started - b.started || a.id - b.id);

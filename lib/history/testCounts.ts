@@ -1,10 +1,9 @@
 // Per-test numbers over a loaded window: runs that executed the test (from the shared test sets),
-// failures and flakes (from outcome rows), per bucket and per job; and the verdict inputs.
+// failures and flakes (from outcome rows), per bucket and per job: the counts a window shows.
 import { setHas } from '../store/testSets';
-import { bucketOf } from '../history/window';
-import type { FailedRun, RunRef, VerdictInput } from './verdict';
-import type { LoadedWindow } from '../history/windowData';
-import type { RunInfo } from '../history/types';
+import { bucketOf } from './window';
+import type { LoadedWindow } from './windowData';
+import type { RunInfo } from './types';
 
 export interface JobCounts {
   runs: number;
@@ -241,97 +240,4 @@ export function addRunCounts(w: LoadedWindow, aggs: TestAggregate[]): void {
     const a = byId.get(t)!;
     for (let j = 0; j < perJob.length; j++) if (perJob[j] > 0) jobCounts(a, jobIds[j]).runs += perJob[j];
   }
-}
-
-export function runRef(w: LoadedWindow, r: RunInfo): RunRef {
-  return { job: w.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: r.started, payload: r.payload, commit: r.commit };
-}
-
-/** Failed runs examined for a same-job, same-payload/commit pass. */
-export const SAME_CONDITION_EXAMINED = 60;
-
-/** Groups of runs that tested the same thing: same job and payload, or same job and commit. */
-export class SameConditionIndex {
-  /** per job, built on first use: runs keyed by payload (else commit) */
-  private byJob = new Map<number, Map<string, RunInfo[]>>();
-  constructor(private w: LoadedWindow) {}
-  private group(jobId: number, key: string): RunInfo[] {
-    let groups = this.byJob.get(jobId);
-    if (!groups) {
-      groups = new Map();
-      for (const r of runsOfJob(this.w, jobId)) {
-        if (r.started < this.w.span.from) continue;
-        const k = r.payload ? `p|${r.payload}` : r.commit ? `c|${r.commit}` : '';
-        if (!k) continue;
-        let g = groups.get(k);
-        if (!g) groups.set(k, (g = []));
-        g.push(r);
-      }
-      this.byJob.set(jobId, groups);
-    }
-    return groups.get(key) ?? [];
-  }
-  /** Failed runs of the test paired with a run of the same job and payload/commit where it passed. */
-  pairs(testId: number, a: TestAggregate, limit = 20): VerdictInput['sameConditionPairs'] {
-    const notPassed = new Set([...a.failedRuns, ...a.flakedRuns].map((r) => r.id));
-    const out: VerdictInput['sameConditionPairs'] = [];
-    // the latest failures are enough to show the pattern; bounded so a test failing in hundreds of
-    // runs stays cheap
-    for (const f of a.failedRuns.slice(-SAME_CONDITION_EXAMINED)) {
-      const on = f.payload ? 'payload' : 'commit';
-      const value = f.payload || f.commit;
-      if (!value) continue;
-      const g = this.group(f.jobId, `${on[0]}|${value}`);
-      const passed = g.find((r) => !notPassed.has(r.id) && r.testSetId !== null && setHas(this.w.sets.get(r.testSetId) ?? new Int32Array(), testId));
-      if (passed) {
-        out.push({ job: this.w.jobs.get(f.jobId)?.name ?? '', on, value, failed: f.buildId, passed: passed.buildId });
-        if (out.length >= limit) break;
-      }
-    }
-    return out;
-  }
-}
-
-export function verdictInput(w: LoadedWindow, name: string, a: TestAggregate, same: SameConditionIndex): VerdictInput {
-  const { span } = w;
-  const failedRuns: FailedRun[] = a.failedRuns.map((r) => ({ installFailed: r.installFailed, failedTests: r.failed }));
-  return {
-    test: name,
-    bucketStarts: Array.from({ length: span.buckets }, (_, i) => span.prevFrom + i * span.bucketSeconds),
-    runsPerBucket: a.runsPerBucket,
-    failedPerBucket: a.failedPerBucket,
-    windowStartBucket: Math.round((span.from - span.prevFrom) / span.bucketSeconds),
-    perJob: [...a.perJob].map(([jobId, c]) => ({ job: w.jobs.get(jobId)?.name ?? String(jobId), ...c })),
-    failedRuns,
-    flakedRuns: a.windowFlaked,
-    previousFlakedRuns: a.prevFlaked,
-    sameConditionPairs: same.pairs(a.testId, a),
-  };
-}
-
-const runsByJob = new WeakMap<LoadedWindow, Map<number, RunInfo[]>>();
-
-/** The window's runs of one job, in start order. */
-export function runsOfJob(w: LoadedWindow, jobId: number): RunInfo[] {
-  let byJob = runsByJob.get(w);
-  if (!byJob) {
-    byJob = new Map();
-    for (const r of w.runs) {
-      let list = byJob.get(r.jobId);
-      if (!list) byJob.set(r.jobId, (list = []));
-      list.push(r); // w.runs is in start order
-    }
-    runsByJob.set(w, byJob);
-  }
-  return byJob.get(jobId) ?? [];
-}
-
-/** The run of the same job just before `run` that executed the test. */
-export function previousRunOfJob(w: LoadedWindow, run: RunInfo, testId: number): RunInfo | undefined {
-  const list = runsOfJob(w, run.jobId);
-  for (let i = list.indexOf(run) - 1; i >= 0; i--) {
-    const r = list[i];
-    if (r.testSetId !== null && setHas(w.sets.get(r.testSetId) ?? new Int32Array(), testId)) return r;
-  }
-  return undefined;
 }
