@@ -1,6 +1,7 @@
 // The hot list: which tests fail most right now, with verdicts, bugs and data freshness.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { causes, collapseMassFailures, parseCausesQuery } from '@/lib/answers/causes';
 import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
 import { getStats } from '@/lib/answers/stats';
 import { loadJobs } from '@/lib/history/windowData';
@@ -8,6 +9,7 @@ import { getConfig, getDb } from '@/lib/server/context';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';
 import Freshness from './components/Freshness';
+import TopCauses from './components/causes/TopCauses';
 import HotlistFilters, { type FilterOptions } from './components/hotlist/HotlistFilters';
 import HotlistTable from './components/hotlist/HotlistTable';
 import { pageData } from './components/pageData';
@@ -28,8 +30,11 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
   if (empty.length) redirect(hrefWith('/', { ...p, ...Object.fromEntries(empty.map((k) => [k, undefined])) }));
 
   const db = await getDb();
-  const [result, stats, jobs] = await Promise.all([
-    pageData(async () => hotlist(db, parseHotlistQuery(p), { ignoreTests: getConfig()?.ignoreTests })),
+  const ignoreTests = getConfig()?.ignoreTests;
+  const [result, top, stats, jobs] = await Promise.all([
+    pageData(async () => hotlist(db, parseHotlistQuery(p), { ignoreTests })),
+    // the causes of the same window and jobs (filters on tests do not narrow causes)
+    pageData(async () => causes(db, parseCausesQuery({ window: p.window, at: p.at, job: p.job, release: p.release, limit: '8' }), { ignoreTests })),
     getStats(db),
     loadJobs(db),
   ]);
@@ -51,6 +56,7 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
       <h1>Hot list</h1>
       <Freshness stats={stats} />
       <WindowTabs path="/" current={window} params={{ ...p, window: undefined }} />
+      {top.ok && <TopCauses causes={top.data.causes} total={top.data.totalCauses} linkParams={linkParams} />}
       <HotlistFilters params={p} options={options} />
       {!result.ok ? (
         <QueryError message={result.error} />
@@ -71,7 +77,7 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
             )}
           </p>
           {result.data.items.length ? (
-            <HotlistTable items={result.data.items} linkParams={linkParams} />
+            <HotlistTable rows={collapseMassFailures(result.data.items, top.ok ? top.data : { causes: [], massCauses: [] })} linkParams={linkParams} />
           ) : (
             <p className="notice">No test failed or flaked in this window{filtersSet.length ? ' with these filters' : ''}.</p>
           )}

@@ -60,6 +60,7 @@ const LABELS: Record<string, string> = {
   failureRate: 'Failure rate (retries that passed included)',
   changedIn: 'Rose in',
   notChangedIn: 'Not in',
+  unclearIn: 'Too few runs to tell in',
   slices: 'Per slice, before and after the change',
   streaks: 'Failed the latest runs of',
   outsideBrokenRuns: 'Failures outside broken runs',
@@ -164,7 +165,7 @@ function Slices({ slices }: { slices: Obj[] }) {
           <th>Before</th>
           <th>After</th>
           <th>p</th>
-          <th>Changed</th>
+          <th>Rose?</th>
         </tr>
       </thead>
       <tbody>
@@ -174,7 +175,7 @@ function Slices({ slices }: { slices: Obj[] }) {
             <td>{side(s.failedBefore, s.runsBefore)}</td>
             <td>{side(s.failedAfter, s.runsAfter)}</td>
             <td>{value('pValue', s.pValue, s)}</td>
-            <td>{s.changed ? 'yes' : 'no'}</td>
+            <td>{s.status === 'unclear' ? 'too few runs to tell' : s.changed ? 'rose' : 'no'}</td>
           </tr>
         ))}
       </tbody>

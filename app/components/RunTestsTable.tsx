@@ -19,7 +19,11 @@ export default function RunTestsTable({ tests, caption, testId }: { tests: RunDe
                 <a href={`/tests/${t.id}`}>
                   {t.test}
                 </a>
-                {t.signature && <span className="meta mono">signature {t.signature.id}</span>}
+                {t.signature && (
+                  <a className="meta mono" href={`/signatures/${t.signature.id}`}>
+                    signature {t.signature.id}
+                  </a>
+                )}
               </td>
               <td className="test" data-label="Failure">
                 <pre className="failure-text">{t.message || '(no message)'}</pre>

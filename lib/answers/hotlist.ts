@@ -80,6 +80,8 @@ export interface HotlistItem {
   evidence: Record<string, unknown>;
   signatures: { id: string; text: string; count: number }[];
   signaturesCount: number;
+  /** the causes (signatures) of its failures and flakes in the window, with the runs of each */
+  causes: { id: string; runs: number }[];
   bugs: BugRef[];
   owner: string;
   /** the window in slices: runs, failed, flaked per slice (a sparkline) */
@@ -136,7 +138,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
 
   const items: HotlistItem[] = [];
   const sigIds = new Set<number>();
-  const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
+  const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures' | 'causes'> }[] = [];
   for (const a of page) {
     const { name, hash } = names.get(a.testId)!;
     const v = verdictOf(a.testId);
@@ -173,7 +175,8 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
       .sort((x, y) => y[1] - x[1] || x[0] - y[0])
       .slice(0, 5)
       .map(([id, count]) => ({ id: sigs.get(id)?.hash ?? String(id), text: sigs.get(id)?.text ?? '', count }));
-    items.push({ ...item, signatures });
+    const causes = [...a.signatures].sort((x, y) => y[1] - x[1] || x[0] - y[0]).map(([id, runs]) => ({ id: sigs.get(id)?.hash ?? String(id), runs }));
+    items.push({ ...item, signatures, causes });
   }
   const filters: Record<string, string | boolean> = {};
   for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test', 'sort'] as const) {

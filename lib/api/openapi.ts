@@ -56,6 +56,7 @@ const hotlistItem = obj({
   test: str('full test name'), id: str('16 hex digits derived from the name'), failedRuns: int(), flakedRuns: int(), runs: int(), failureRate: num(),
   jobs: arr(str()), firstFailure: nullable(iso()), lastFailure: nullable(iso()), previousFailedRuns: int(), previousFlakedRuns: int(), previousRuns: int(),
   isNew: bool('no failure or flake in the window before'), classification, evidence, signatures: arr(signature), signaturesCount: int(), bugs: arr(ref('BugRef')),
+  causes: arr(obj({ id: str('signature id'), runs: int() })),
   owner: str(), sparkline: arr(sparkPoint),
 });
 
@@ -245,6 +246,13 @@ export function openApiDocument() {
         },
         delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
       },
+      '/api/causes': get(
+        'The causes of a window (failure signatures across tests, install and setup step failures), most runs taken down first, each with its verdict over runs',
+        'buildcop causes',
+        [WINDOW, AT, JOB, q('release', 'Release parsed from job names, e.g. 4.2.'), q('limit', 'Causes at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
+        ref('Causes'),
+      ),
+      '/api/signatures/{id}': get('One failure signature: text and a real example, its tests, runs per day, jobs and slices, bugs, example runs', 'buildcop signature ID', [path('id', 'signature id'), WINDOW, AT], { type: 'object', additionalProperties: true }, [400, 404]),
       '/api/promotion': get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')),
     },
     components: {
@@ -266,6 +274,14 @@ export function openApiDocument() {
         IngestLog: ingestLog,
         Bugs: bugs,
         Promotion: promotion,
+        Causes: obj({
+          window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalCauses: int(),
+          causes: arr(obj({
+            id: str('signature id'), text: str('normalised failure text'), kind: { type: 'string', enum: ['signature', 'install', 'setup'] },
+            runs: int('distinct runs of the window it took down'), tests: int('distinct tests failing with it'), jobs: arr(str()),
+            firstSeen: iso(), lastSeen: iso(), classification, evidence, examples: arr({ type: 'object' }), bugs: arr({ type: 'object' }),
+          })),
+        }),
       },
     },
   };

@@ -8,6 +8,8 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   stats: async () => (await import('./stats')).statsCommand,
   hotlist: async () => (await import('./analysis')).hotlistCommand,
   test: async () => (await import('./analysis')).testCommand,
+  causes: async () => (await import('./causes')).causesCommand,
+  signature: async () => (await import('./causes')).signatureCommand,
   replay: async () => (await import('./replay')).replayCommand,
   world: async () => (await import('./replay')).worldCommand,
   promotion: async () => (await import('./promotion')).promotionCommand,

@@ -53,7 +53,7 @@ export async function verdictsAt(db: Database, at: number, testIds: number[], da
   for (const [id, { history, runs }] of histories) {
     if (!runs.outcomeOf.size) continue; // no failure in the lookback: nothing to judge
     const { needs, ...v } = judge(history);
-    if (needs) nameRuns(d, v, needs, runs);
+    if (needs) nameRuns(d, v, needs, runs, (r) => !isBrokenRun(r) && executed(d, r, id));
     if (v.classification === 'fixed') fixedHashes.push(names.get(id)!.hash);
     known.set(id, v);
     out.set(id, v);
@@ -63,14 +63,14 @@ export async function verdictsAt(db: Database, at: number, testIds: number[], da
 }
 
 /** Fills in the runs the evidence names. */
-function nameRuns(d: LookbackData, v: JudgedVerdict, needs: NonNullable<Verdict['needs']>, runs: TestRuns): void {
+export function nameRuns(d: LookbackData, v: JudgedVerdict, needs: NonNullable<Verdict['needs']>, runs: TestRuns, ran: (r: RunInfo) => boolean): void {
   const ev = v.evidence;
   if (needs.changeAt !== undefined) {
     const changed = new Set(needs.changedJobs ?? []);
     const after = runs.failures.filter((f) => f.run.started >= needs.changeAt!);
     const first = after.find((f) => changed.has(d.jobs.get(f.run.jobId)?.name ?? '')) ?? after[0];
     if (first) {
-      const prev = previousExecuted(d, first.run, runs.testId);
+      const prev = previousExecuted(d, first.run, ran);
       Object.assign(ev, describeChange(runRef(d, first.run), prev && runRef(d, prev)));
     }
   }
@@ -82,7 +82,7 @@ function nameRuns(d: LookbackData, v: JudgedVerdict, needs: NonNullable<Verdict[
       let oldest: RunInfo | undefined;
       for (let i = list.length - 1; i >= 0; i--) {
         const r = list[i];
-        if (isBrokenRun(r) || !executed(d, r, runs.testId)) continue;
+        if (!ran(r)) continue;
         if (runs.outcomeOf.get(r.id) === 1) oldest = r;
         else {
           if (runs.outcomeOf.get(r.id) === undefined) entry.lastPass = shownRef(d, r);
@@ -95,8 +95,8 @@ function nameRuns(d: LookbackData, v: JudgedVerdict, needs: NonNullable<Verdict[
   if (needs.fixedAfter !== undefined) {
     const last = runs.failures[runs.failures.length - 1].run;
     ev.lastFailingRun = shownRef(d, last);
-    const sameJob = runsOfJob(d, last.jobId).find((r) => r.started > last.started && !isBrokenRun(r) && executed(d, r, runs.testId));
-    const anyJob = d.runs.find((r) => r.started > last.started && !isBrokenRun(r) && executed(d, r, runs.testId));
+    const sameJob = runsOfJob(d, last.jobId).find((r) => r.started > last.started && ran(r));
+    const anyJob = d.runs.find((r) => r.started > last.started && ran(r));
     if (anyJob) ev.firstCleanRun = shownRef(d, anyJob);
     if (sameJob) Object.assign(ev, changedBetween(runRef(d, last), runRef(d, sameJob)));
   }
@@ -110,10 +110,10 @@ function changedBetween(failing: RunRef, clean: RunRef): Record<string, unknown>
   return out;
 }
 
-/** The run of the same job before `run` that executed the test. */
-function previousExecuted(d: LookbackData, run: RunInfo, testId: number): RunInfo | undefined {
+/** The run of the same job before `run` that ran the test (or could have had the cause). */
+function previousExecuted(d: LookbackData, run: RunInfo, ran: (r: RunInfo) => boolean): RunInfo | undefined {
   const list = runsOfJob(d, run.jobId);
-  for (let i = list.indexOf(run) - 1; i >= 0; i--) if (executed(d, list[i], testId)) return list[i];
+  for (let i = list.indexOf(run) - 1; i >= 0; i--) if (ran(list[i])) return list[i];
   return undefined;
 }
 

@@ -13,7 +13,7 @@
 // healthy runs only.
 import { fisherGreater } from './fisher';
 import { bucketStart, type Lookback } from './lookback';
-import { atSplit, bestRise, chanceOfCleanRuns, type Series, type Split } from './stepChange';
+import { atSplit, bestRise, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
 import type { Classification } from './verdict';
 
 export const RULES = {
@@ -80,6 +80,8 @@ export interface SliceEvidence {
   failedAfter: number;
   pValue: number;
   changed: boolean;
+  /** rose; steady (enough runs after, no rise); or unclear (too few runs after, or a rise too small to tell) */
+  status: 'rose' | 'steady' | 'unclear';
 }
 
 export interface Verdict {
@@ -183,19 +185,24 @@ export function judge(h: TestHistory): Verdict {
   if (best) {
     const k = best.split.bucket;
     const judged = slices.map((s) => ({ s, at: atSplit(s.series, k) })).filter(({ at }) => at.runsBefore + at.runsAfter > 0);
-    const evidenceSlices: SliceEvidence[] = judged.map(({ s, at }) => ({
+    const statusOf = (s: Slice, at: ReturnType<typeof atSplit>): SliceEvidence['status'] =>
+      at.changed || s === best!.slice ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
+    const rows = judged.map(({ s, at }) => ({ s, at, status: statusOf(s, at) }));
+    const evidenceSlices: SliceEvidence[] = rows.map(({ s, at, status }) => ({
       release: s.release, platform: s.platform, upgrade: s.upgrade, ...(s.job ? { job: s.job } : {}),
-      runsBefore: at.runsBefore, failedBefore: at.failedBefore, runsAfter: at.runsAfter, failedAfter: at.failedAfter, pValue: at.pValue, changed: at.changed || s === best!.slice,
+      runsBefore: at.runsBefore, failedBefore: at.failedBefore, runsAfter: at.runsAfter, failedAfter: at.failedAfter, pValue: at.pValue, changed: status === 'rose', status,
     }));
-    const variantRows = judged.filter(({ s }) => !s.job);
-    const changedVariants = variantRows.filter(({ s, at }) => at.changed || s === best!.slice);
-    const unchanged = variantRows.filter(({ s, at }) => !(at.changed || s === best!.slice));
+    const variantRows = rows.filter(({ s }) => !s.job);
+    const changedVariants = variantRows.filter((r) => r.status === 'rose');
+    const unchanged = variantRows.filter((r) => r.status === 'steady');
+    const unclear = variantRows.filter((r) => r.status === 'unclear');
     const before = { failed: sum(changedVariants.map((c) => c.at.failedBefore)), runs: sum(changedVariants.map((c) => c.at.runsBefore)) };
     const after = { failed: sum(changedVariants.map((c) => c.at.failedAfter)), runs: sum(changedVariants.map((c) => c.at.runsAfter)) };
     const pValue = fisherGreater(before.failed, before.runs, after.failed, after.runs);
     const changeAt = bucketStart(h.lookback, k);
     const changedJobs = evidenceSlices.filter((s) => s.job && s.changed).map((s) => s.job!);
-    const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${changedJobs.length ? ` (${changedJobs.join(', ')})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
+    const jobs = changedJobs.length > 3 ? `${changedJobs.slice(0, 3).join(', ')} and ${changedJobs.length - 3} more jobs` : changedJobs.join(', ');
+    const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
     return {
       classification: 'regression',
       evidence: {
@@ -207,6 +214,7 @@ export function judge(h: TestHistory): Verdict {
         slices: evidenceSlices,
         changedIn: changedVariants.map(({ s }) => sliceLabel(s)),
         notChangedIn: unchanged.map(({ s }) => sliceLabel(s)),
+        unclearIn: unclear.map(({ s }) => sliceLabel(s)),
         ...(streaks.length ? { streaks: streaks.map((s) => ({ job: s.job, failedLatestRuns: s.length })) } : {}),
         ...counts,
       },

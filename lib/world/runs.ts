@@ -133,7 +133,8 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
   // the mass failure hits the same API-heavy tests in every run: a fixed pool, most of it each time
   const incidentProtected = new Set<string>([...Object.values(SCENARIO), ...BACKGROUND.map((b) => b.test), XSS, NEW_SUITE_TEST, REMOVED_SUITE_TEST]);
   const incidentPool = rng.fork('incident-pool').sample(catalog.filter((t) => !t.platform && !incidentProtected.has(t.name)).map((t) => t.name), INCIDENT.pool);
-  const isIncidentRun = (r: ScheduledRun) => r.job.release === INCIDENT.release && r.job.kind === INCIDENT.kind && r.type === 'periodic' && (r.payload ?? '') >= schedule.incident.payload;
+  const isIncidentRun = (r: ScheduledRun) =>
+    r.job.release === INCIDENT.release && r.job.kind === INCIDENT.kind && (r.type === 'presubmit' ? r.started >= schedule.incident.startAt : (r.payload ?? '') >= schedule.incident.payload);
 
   const incidentRuns = new Set<ScheduledRun>();
   const simRuns: SimRun[] = [];
