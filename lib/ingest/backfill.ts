@@ -4,29 +4,36 @@
 // Periodic and postsubmit builds are the folders of logs/<job>/; presubmits are named by the objects
 // of pr-logs/directory/<job>/, each holding its build's gs:// folder.
 import type { Config } from '../config';
-import { isLiteralJobName } from '../analysis/promotionRules';
 import { buildIdOf, buildIdTime, firstBuildIdAt, parseBuildAlias } from '../parse/buildFolders';
-import { gcsLocationFromUrl, jobUrlFor } from '../parse/prowMetadata';
+import { jobUrlFor } from '../parse/prowMetadata';
 import type { GcsLocation, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
 import { HttpError } from '../sources/http';
-import { readCursors, writeCursors, type Coverage } from '../store/backfillCursors';
+import { backfillReach, readCursors, recordBackfillReach, writeCursors, type Coverage } from '../store/backfillCursors';
 import type { Database } from '../store/db';
 import { storedBuildIds } from '../store/runs';
+import { JOB_FOLDERS, jobsToBackfill, type JobToList } from './backfillJobs';
 import type { Progress } from './progress';
 
 /** A range of build id times to list, [from, to) in Unix seconds (to may be Infinity). */
 export type IdRange = [from: number, to: number];
 
 /**
+ * How long a build folder may stay empty after Prow made its id: it appears with the pod's first
+ * upload (started.json), minutes later. The last hour before the present is listed again next pass.
+ */
+export const FOLDER_SETTLE_SECONDS = 3600;
+
+/**
  * The ranges of a job's build ids a pass lists: from the cutoff up to `deckFrom`, since when Deck's
  * listings have covered the job (or up to the present, `now`, for a job the pass does not take from
  * Deck), less what the cursor covers; and the job's coverage once they are listed (the cursor joined
- * where it reaches the cutoff: a coverage is one unbroken range).
+ * where it reaches the cutoff: a coverage is one unbroken range), short of the last hour (see
+ * FOLDER_SETTLE_SECONDS).
  */
 export function planJob(cursor: Coverage | undefined, cutoff: number, deckFrom: number | undefined, now: number): { ranges: IdRange[]; next: Coverage } {
   const upTo = deckFrom ?? Infinity;
-  const end = Math.max(cutoff, deckFrom ?? now);
+  const end = Math.max(cutoff, Math.min(deckFrom ?? now, now - FOLDER_SETTLE_SECONDS));
   const ranges: IdRange[] = [];
   if (!cursor) ranges.push([cutoff, upTo]);
   else {
@@ -38,14 +45,6 @@ export function planJob(cursor: Coverage | undefined, cutoff: number, deckFrom: 
     ranges: ranges.filter(([from, to]) => from < to),
     next: joins ? { from: Math.min(cursor.from, cutoff), to: Math.max(cursor.to, end) } : { from: cutoff, to: end },
   };
-}
-
-/** A job the backfill lists: where its builds are, and since when Deck's listings cover it. */
-interface JobToList {
-  job: string;
-  bucket: string;
-  type: string;
-  deckFrom: number | undefined;
 }
 
 export interface BackfillOptions {
@@ -61,6 +60,8 @@ export interface BackfillOptions {
   deckListedFrom: number;
   /** "job/build" of the runs the pass has already: Deck's and the pending ones */
   known: ReadonlySet<string>;
+  /** names the Prow and the job filter (see backfillReach) */
+  source: string;
   /** builds whose ids were made before this (Unix seconds) are not read */
   cutoff: number;
   now: number;
@@ -76,47 +77,9 @@ export interface BackfillFound {
   commit(): Promise<void>;
 }
 
-/** Jobs to backfill: those the pass takes from Deck (listed now, or stored), and the promotion gates' blocking jobs. */
-async function jobsToList(o: BackfillOptions): Promise<JobToList[]> {
-  const stored = await o.db.all<{ name: string; type: string; gcs_path: string | null }>(
-    'SELECT j.name, j.type, (SELECT r.gcs_path FROM run r WHERE r.job_id = j.id ORDER BY r.id DESC LIMIT 1) AS gcs_path FROM job j',
-  );
-  const info = new Map<string, { type: string; bucket?: string }>();
-  for (const s of stored) info.set(s.name, { type: s.type, bucket: s.gcs_path ? gcsLocationFromUrl(s.gcs_path)?.bucket : undefined });
-  const buckets = new Map<string, number>();
-  for (const r of o.deckRuns) {
-    const bucket = gcsLocationFromUrl(r.url)?.bucket;
-    if (bucket) buckets.set(bucket, (buckets.get(bucket) ?? 0) + 1);
-    info.set(r.job, { type: r.type || info.get(r.job)?.type || '', bucket: bucket ?? info.get(r.job)?.bucket });
-  }
-  // the bucket of most runs, for a job that has none of its own yet
-  const usual = [...buckets].sort((a, b) => b[1] - a[1])[0]?.[0] ?? stored.map((s) => s.gcs_path && gcsLocationFromUrl(s.gcs_path)?.bucket).find(Boolean);
-  const names = new Set([...info.keys()].filter(o.fromDeck));
-  for (const entry of (o.config.promotion ?? []).flatMap((g) => g.blockingJobs)) {
-    if (isLiteralJobName(entry)) names.add(entry);
-    else {
-      const re = new RegExp(entry);
-      for (const name of info.keys()) if (re.test(name)) names.add(name);
-    }
-  }
-  const jobs: JobToList[] = [];
-  for (const job of [...names].sort()) {
-    const bucket = info.get(job)?.bucket ?? usual;
-    if (bucket) jobs.push({ job, bucket, type: info.get(job)?.type ?? '', deckFrom: undefined });
-  }
-  return jobs;
-}
-
-/** The folders where a job's builds are named: logs/ for periodics and postsubmits, the alias folder for presubmits and batches. */
-function folderKinds(type: string): ('logs' | 'directory')[] {
-  if (type === 'periodic' || type === 'postsubmit') return ['logs'];
-  if (type === 'presubmit' || type === 'batch') return ['directory'];
-  return ['logs', 'directory'];
-}
-
 const key = (job: string, buildId: string) => `${job}/${buildId}`;
 
-/** A build found in a folder, before it is read. */
+/** A build found in a folder, before it is read (its record comes from the folder). */
 function foundRun(o: BackfillOptions, j: JobToList, buildId: string, made: number, loc: GcsLocation): ProwRun {
   return { job: j.job, buildId, type: j.type, state: 'pending', started: made, url: jobUrlFor(o.config.prow.url, loc), fromGcs: true };
 }
@@ -130,8 +93,8 @@ function foundRun(o: BackfillOptions, j: JobToList, buildId: string, made: numbe
 async function listJob(o: BackfillOptions, j: JobToList, [from, to]: IdRange, warnings: string[]): Promise<{ runs: ProwRun[]; complete: boolean }> {
   const runs: ProwRun[] = [];
   let complete = true;
-  for (const kind of folderKinds(j.type)) {
-    const parent = kind === 'logs' ? `logs/${j.job}/` : `pr-logs/directory/${j.job}/`;
+  for (const kind of j.kinds) {
+    const parent = `${JOB_FOLDERS[kind]}${j.job}/`;
     const level = await o.gcs.listLevel(j.bucket, parent, { startOffset: parent + firstBuildIdAt(from), endOffset: to === Infinity ? undefined : parent + firstBuildIdAt(to) });
     const names = kind === 'logs' ? level.prefixes.map((p) => buildIdOf(parent, p, '/')) : level.objects.map((x) => buildIdOf(parent, x.name, '.txt'));
     // ids in name order but not within reach: a shorter (older) id can sort after the offset
@@ -182,14 +145,16 @@ const JOBS_IN_FLIGHT = 8;
  * pass; the others go on.
  */
 export async function findBackfillRuns(o: BackfillOptions): Promise<BackfillFound> {
-  const [jobs, cursors] = await Promise.all([jobsToList(o), readCursors(o.db)]);
+  const warnings: string[] = [];
+  const [cursors, reach] = await Promise.all([readCursors(o.db), backfillReach(o.db, o.source)]);
+  const discover = reach === undefined || o.cutoff < reach;
+  const { jobs, discovered } = await jobsToBackfill({ ...o, listedBefore: cursors.keys(), discover }, warnings);
   const plans = jobs.map((j) => {
     const deckFrom = o.fromDeck(j.job) ? (cursors.has(j.job) ? o.deckCoveredFrom : o.deckListedFrom) : undefined;
     return { j, ...planJob(cursors.get(j.job), o.cutoff, deckFrom, o.now) };
   });
   const toList = plans.filter((p) => p.ranges.length);
   const runs: ProwRun[] = [];
-  const warnings: string[] = [];
   const listed = new Map<string, Coverage>();
   o.progress.start(toList.length, 'jobs', 'to list for the backfill');
   let next = 0;
@@ -213,5 +178,9 @@ export async function findBackfillRuns(o: BackfillOptions): Promise<BackfillFoun
   };
   await Promise.all(Array.from({ length: JOBS_IN_FLIGHT }, worker));
   o.progress.done();
-  return { runs, jobs: toList.length, warnings, commit: () => writeCursors(o.db, listed) };
+  const commit = async () => {
+    await writeCursors(o.db, listed);
+    if (discovered) await recordBackfillReach(o.db, o.source, Math.min(reach ?? o.cutoff, o.cutoff));
+  };
+  return { runs, jobs: toList.length, warnings, commit };
 }

@@ -187,7 +187,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     if (gcs && bounds.sinceSeconds !== undefined) {
       const cutoff = present - bounds.sinceSeconds;
       const known = new Set([...listedKeys, ...pendingByKey.keys()]);
-      const found = await findBackfillRuns({ config, db, gcs, deckRuns: deck.runs, fromDeck, deckCoveredFrom: deckFrom, deckListedFrom, known, cutoff, now: present, progress });
+      const found = await findBackfillRuns({ config, db, gcs, deckRuns: deck.runs, fromDeck, deckCoveredFrom: deckFrom, deckListedFrom, known, source: deckSource, cutoff, now: present, progress });
       for (const run of found.runs) work.push({ run, update: false, listedByPass: 0 });
       summary.warnings.push(...found.warnings);
       summary.backfill = { since: opts.since ?? config.ingest!.since!, from: new Date(cutoff * 1000).toISOString(), jobsListed: found.jobs, buildsFound: found.runs.length };

@@ -1,6 +1,7 @@
 // How far back the backfill has listed each job's GCS folders (see the backfill_cursor table), so a
 // pass lists only what no pass has listed yet, and a pass killed half-way lists its range again.
 import type { Sql } from './db';
+import { readKv, writeKv } from './kv';
 
 /** Every build of the job with an id made in [from, to) (Unix seconds) is stored, pending or Deck's. */
 export interface Coverage {
@@ -38,6 +39,7 @@ export interface DeckCoverage {
 }
 
 const DECK_COVERAGE_KEY = 'ingest:deck-coverage';
+const BACKFILL_REACH_KEY = 'ingest:backfill-reach';
 
 /**
  * Where the unbroken run of Deck listings that ends with this pass's began: where the last completed
@@ -45,17 +47,25 @@ const DECK_COVERAGE_KEY = 'ingest:deck-coverage';
  * (`listedFrom` on); else this listing's start.
  */
 export async function deckCoveredFrom(db: Sql, source: string, listedFrom: number): Promise<number> {
-  const row = await db.get<{ value: string }>('SELECT value FROM kv WHERE key = ?', [DECK_COVERAGE_KEY]);
-  try {
-    const last = row ? (JSON.parse(row.value) as DeckCoverage) : undefined;
-    if (last && last.source === source && typeof last.from === 'number' && typeof last.through === 'number' && last.through >= listedFrom) return Math.min(last.from, listedFrom);
-  } catch {
-    // not ours to read: start over
-  }
+  const last = await readKv<DeckCoverage>(db, DECK_COVERAGE_KEY);
+  if (last?.source === source && typeof last.from === 'number' && typeof last.through === 'number' && last.through >= listedFrom) return Math.min(last.from, listedFrom);
   return listedFrom;
 }
 
 /** Records a completed pass's coverage (see deckCoveredFrom). */
 export async function recordDeckCoverage(db: Sql, coverage: DeckCoverage): Promise<void> {
-  await db.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [DECK_COVERAGE_KEY, JSON.stringify(coverage)]);
+  await writeKv(db, DECK_COVERAGE_KEY, coverage);
+}
+
+/**
+ * How far back the job folders of GCS were last looked through for jobs to backfill (Unix seconds),
+ * for this source: a backfill reaching further back looks again.
+ */
+export async function backfillReach(db: Sql, source: string): Promise<number | undefined> {
+  const r = await readKv<{ source: string; from: number }>(db, BACKFILL_REACH_KEY);
+  return r?.source === source && typeof r.from === 'number' ? r.from : undefined;
+}
+
+export async function recordBackfillReach(db: Sql, source: string, from: number): Promise<void> {
+  await writeKv(db, BACKFILL_REACH_KEY, { source, from });
 }
