@@ -139,7 +139,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
     const { runs: known, kept: knownKept } = await knownRunsForPass(db, minStarted);
-    const pendingRows = await pendingRead;
+    // (read before the pruning: those it deleted are left out)
+    const pendingRows = (await pendingRead).filter((p) => !p.run.started || p.run.started >= keptFrom);
     const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
     const work: { run: ProwRun; update: boolean; readAttempts?: number; listedByPass: number; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();

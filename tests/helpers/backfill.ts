@@ -14,8 +14,8 @@ export function worldManifest(dir: string): WorldManifest {
 }
 
 /** The present a pass counts back from: the newest start Deck lists at `now`. */
-export function deckPresent(runs: WorldRun[], now: number): number {
-  return Math.max(...runs.filter((r) => r.started <= now && r.started > now - DECK_WINDOW_HOURS * 3600).map((r) => r.started));
+export function deckPresent(runs: WorldRun[], now: number, windowHours = DECK_WINDOW_HOURS): number {
+  return Math.max(...runs.filter((r) => r.started <= now && r.started > now - windowHours * 3600).map((r) => r.started));
 }
 
 /** The world's runs finished by `now` that Deck does not list then (started before its window). */
