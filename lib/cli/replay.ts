@@ -1,16 +1,17 @@
 // replay and world: serve or generate the bundled sample world.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../config';
 import { replayConfig } from '../replay/config';
 import { ensureWorld } from '../replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../replay/server';
 import { parse, parseDuration, UsageError } from './args';
 import type { Command } from './commands';
 
-/** Writes a buildcop config whose every source is the replay server at `url`. */
-export function writeReplayConfig(worldDir: string, url: string, file: string): void {
+/** Writes a buildcop config whose every source is the replay server at `url` (with `extra` sections). */
+export function writeReplayConfig(worldDir: string, url: string, file: string, extra: Partial<Config> = {}): void {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(replayConfig(worldDir, url), null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ ...replayConfig(worldDir, url), ...extra }, null, 2)}\n`);
 }
 
 function parseEnd(s: string | undefined): Date | undefined {
