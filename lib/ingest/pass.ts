@@ -222,9 +222,10 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (kept pending, tried again later)`);
         progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
         if (s.known) known.set(key(s.run.job, s.run.buildId), s.known);
-        if (s.outcome === 'new') summary.runsNew++;
-        if (s.outcome === 'new' && s.run.fromGcs) summary.runsBackfilled++;
-        else if (s.outcome === 'updated') summary.runsUpdated++;
+        if (s.outcome === 'new') {
+          summary.runsNew++;
+          if (s.run.fromGcs) summary.runsBackfilled++;
+        } else if (s.outcome === 'updated') summary.runsUpdated++;
         else if (s.outcome === 'failed') summary.runsFailed++;
         summary.testResults += s.testResults;
         summary.parseErrors += s.parseErrors;
