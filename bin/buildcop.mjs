@@ -3,6 +3,8 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// A reader that went away (`buildcop hotlist | head`) is not an error of ours: stop quietly.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : 1));
 const { main } = await import('../lib/cli/main.ts');
 const code = await main(process.argv.slice(2));
 // A pipe takes output asynchronously: exiting at once cut an answer at the pipe's 64 KiB. An empty

@@ -20,8 +20,14 @@ export interface Config {
   /** regexes of test names left out of the hot list; replaces the default list when present */
   ignoreTests?: string[];
   /** ingest tuning; every key optional */
-  /** workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread; default 1 from 3 cores up for `ingest --interval`, else 0) */
-  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number };
+  /**
+   * workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread;
+   * default 1 from 3 cores up for `ingest --interval`, else 0). since: a duration ("90d"): each pass
+   * also backfills, from the GCS job folders, the builds started that long before Deck's newest run.
+   */
+  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number; since?: string };
+  /** a duration ("90d", the default): each pass deletes the runs that started longer ago */
+  retention?: string;
 }
 
 export class ConfigError extends Error {
@@ -31,10 +37,40 @@ export class ConfigError extends Error {
   }
 }
 
-type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number' | 'count';
+/** How long runs are kept when the configuration does not say (see Config.retention). */
+export const DEFAULT_RETENTION = '90d';
+
+const DURATION_UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "90d", "36h", "5m", "90s", "250ms" in milliseconds; undefined for anything else. */
+export function durationMs(s: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(s.trim());
+  return m ? Number(m[1]) * DURATION_UNITS[m[2] as keyof typeof DURATION_UNITS] : undefined;
+}
+
+/**
+ * The backfill's reach and the retention, in seconds. `since` is the command line's (`--since`), else
+ * the configuration's `ingest.since`; it must not reach further back than `retention`, which would
+ * prune what the backfill stores. Throws a ConfigError naming the keys.
+ */
+export function historyBounds(config: Config, since?: string): { sinceSeconds?: number; retentionSeconds: number } {
+  const key = since === undefined ? 'ingest.since' : '--since';
+  const value = since ?? config.ingest?.since;
+  const retention = config.retention ?? DEFAULT_RETENTION;
+  const retentionSeconds = durationMs(retention)! / 1000;
+  if (value === undefined) return { retentionSeconds };
+  const ms = durationMs(value);
+  if (!ms) throw new ConfigError(`${key} ${JSON.stringify(value)} is not a duration (use e.g. 90d, 36h)`);
+  if (ms / 1000 > retentionSeconds) {
+    throw new ConfigError(`${key} ${value} reaches further back than "retention" (${retention}): what it backfills would be pruned; raise "retention" or shorten ${key}`);
+  }
+  return { sinceSeconds: ms / 1000, retentionSeconds };
+}
+
+type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number' | 'count' | 'duration';
 type Shape = Record<string, { type: FieldType | Record<string, unknown>; required?: boolean }>;
 
-const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
+const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]' | 'duration'> = {
   prow: { url: { type: 'url', required: true }, jobs: { type: 'regex' } },
   gcs: { url: { type: 'url', required: true } },
   bugzilla: { url: { type: 'url', required: true }, query: { type: 'string' } },
@@ -43,12 +79,14 @@ const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]'> = {
   releaseController: { url: { type: 'url', required: true }, streams: { type: 'string[]', required: true } },
   promotion: 'promotion',
   ignoreTests: 'regex[]',
+  retention: 'duration',
   ingest: {
     concurrency: { type: 'number' },
     maxFileBytes: { type: 'number' },
     retries: { type: 'count' },
     timeoutMs: { type: 'number' },
     workers: { type: 'count' },
+    since: { type: 'duration' },
   },
 };
 
@@ -97,6 +135,9 @@ function checkField(key: string, value: unknown, type: FieldType): void {
       if (typeof value !== 'string') fail('a regular expression string');
       compileRegex(key, value as string);
       return;
+    case 'duration':
+      if (typeof value !== 'string' || !durationMs(value)) fail('a duration such as "90d" or "36h"', typeof value === 'string' ? JSON.stringify(value) : undefined);
+      return;
     case 'string[]':
     case 'regex[]':
       if (!Array.isArray(value) || value.some((s) => typeof s !== 'string')) fail('an array of strings');
@@ -144,7 +185,7 @@ export function validateConfig(raw: unknown): Config {
   if (obj.prow === undefined) throw new ConfigError('config key "prow" is required');
   for (const [k, shape] of Object.entries(SECTIONS)) {
     if (obj[k] === undefined) continue;
-    if (shape === 'regex[]') checkField(k, obj[k], 'regex[]');
+    if (shape === 'regex[]' || shape === 'duration') checkField(k, obj[k], shape);
     else if (shape === 'promotion') {
       if (!Array.isArray(obj[k])) throw new ConfigError(`config key "promotion" must be an array, got ${typeName(obj[k])}`);
       (obj[k] as unknown[]).forEach((g, i) => checkObject(`promotion[${i}]`, g, GATE_SHAPE));
@@ -152,6 +193,7 @@ export function validateConfig(raw: unknown): Config {
   }
   const config = obj as unknown as Config;
   for (const gate of config.promotion ?? []) gate.informingJobs ??= [];
+  historyBounds(config);
   return config;
 }
 

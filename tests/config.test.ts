@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateConfig, allowedHosts } from '../lib/config';
+import { validateConfig, allowedHosts, historyBounds } from '../lib/config';
 
 const full = {
   prow: { url: 'https://prow.ci.openshift.org', jobs: '^periodic-' },
@@ -34,5 +34,17 @@ describe('config', () => {
     expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { concurrency: 0 } })).toThrow(/"ingest.concurrency" must be a positive number, got 0/);
     expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { retries: -1 } })).toThrow(/"ingest.retries" must be a whole number, 0 or more, got -1/);
     expect(validateConfig({ prow: { url: 'http://x' }, ingest: { retries: 0 } }).ingest).toEqual({ retries: 0 });
+  });
+  it('reads ingest.since and retention as durations, and refuses a since beyond the retention', () => {
+    const prow = { url: 'http://x' };
+    expect(historyBounds(validateConfig({ prow }))).toEqual({ retentionSeconds: 90 * 86_400 });
+    expect(historyBounds(validateConfig({ prow, ingest: { since: '15d' }, retention: '30d' }))).toEqual({ sinceSeconds: 15 * 86_400, retentionSeconds: 30 * 86_400 });
+    expect(historyBounds(validateConfig({ prow, ingest: { since: '15d' } }), '36h')).toEqual({ sinceSeconds: 36 * 3600, retentionSeconds: 90 * 86_400 });
+    expect(() => validateConfig({ prow, ingest: { since: '90 days' } })).toThrow(/"ingest.since" must be a duration such as "90d" or "36h", got "90 days"/);
+    expect(() => validateConfig({ prow, ingest: { since: 90 } })).toThrow(/"ingest.since" must be a duration .*got a number/);
+    expect(() => validateConfig({ prow, retention: '0d' })).toThrow(/"retention" must be a duration/);
+    expect(() => validateConfig({ prow, ingest: { since: '91d' } })).toThrow(/ingest.since 91d reaches further back than "retention" \(90d\)/);
+    expect(() => historyBounds(validateConfig({ prow, retention: '10d' }), '15d')).toThrow(/--since 15d reaches further back than "retention" \(10d\)/);
+    expect(() => historyBounds(validateConfig({ prow }), 'soon')).toThrow(/--since "soon" is not a duration/);
   });
 });

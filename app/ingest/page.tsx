@@ -92,7 +92,11 @@ function Passes({ log }: { log: IngestLog }) {
                   {p.status}
                 </td>
                 <td className="num" data-label="Seconds">{p.seconds.toFixed(1)}</td>
-                <td className="num" data-label="Runs new">{n(p.runsNew)}</td>
+                <td className="num" data-label="Runs new">
+                  {n(p.runsNew)}
+                  {p.runsBackfilled > 0 && <span className="meta">{n(p.runsBackfilled)} from GCS (backfill)</span>}
+                  {p.runsPruned > 0 && <span className="meta">{n(p.runsPruned)} pruned (retention)</span>}
+                </td>
                 <td className="num" data-label="Updated">{n(p.runsUpdated)}</td>
                 <td className="num" data-label="Pending">
                   {n(p.runsPending)}

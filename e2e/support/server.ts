@@ -39,13 +39,16 @@ export interface SampleDatabase {
   close(): Promise<void>;
 }
 
-/** The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new SQLite file. */
+/**
+ * The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new
+ * SQLite file: Deck lists its last 7 days, the first 7 are backfilled from GCS (ingest.since).
+ */
 export async function prepareSampleDatabase(): Promise<SampleDatabase> {
   const { dir, truth } = await sampleWorld();
-  const server = await replay(dir);
+  const server = await replay(dir, { deckWindowHours: 24 * 7 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-e2e-'));
   const dbUrl = `file:${path.join(tmp, 'buildcop.db')}`;
-  const config = configFor(dir, server.url);
+  const config = configFor(dir, server.url, { ingest: { since: '15d' } });
   const db = await openDatabase(dbUrl);
   try {
     await ingestPass({ config, db });

@@ -122,7 +122,8 @@ const ingestLog = obj({
     id: int(), startedAt: iso(), finishedAt: nullable(iso()),
     status: { type: 'string', enum: ['running', 'ok', 'failed', 'interrupted'], description: 'interrupted: recorded as running, and a later pass started since (its process was killed)' },
     message: str('why the pass failed'), seconds: num(), runsNew: int(), runsUpdated: int(), runsPending: int(), runsLost: int('pending runs Deck stopped listing unfinished'),
-    runsFailed: int('runs that could not be fetched or stored (tried again later)'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
+    runsFailed: int('runs that could not be fetched or stored (tried again later)'), runsBackfilled: int('of runsNew, those found in the GCS job folders (ingest --since)'),
+    runsPruned: int('runs deleted for being older than the retention'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
     warnings: arr(str('a source that failed without failing the pass')),
   })),
   pending: obj({

@@ -50,15 +50,21 @@ export function buildIsStale(root = ROOT): boolean {
   return newestMtime(BUILD_INPUTS.map((p) => path.join(root, p))) > fs.statSync(buildId).mtimeMs;
 }
 
+/** Deck lists the last week, as a real Deck lists days rather than weeks; the rest is backfilled from GCS. */
+const DEMO_DECK_WINDOW_HOURS = 24 * 7;
+/** ingest.since of the demo: the whole sample world (14 days) */
+const DEMO_SINCE = '15d';
+
 async function startReplay(end: Date): Promise<{ server: ReplayServer; dir: string }> {
   // A fixed port keeps the Prow links stored by earlier demo runs working; any port when it is taken.
   const port = Number(process.env.BUILDCOP_REPLAY_PORT ?? 8099);
+  const deckWindowHours = DEMO_DECK_WINDOW_HOURS;
   try {
-    return await startSampleReplay({ end, port });
+    return await startSampleReplay({ end, port, deckWindowHours });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
     log(`port ${port} is taken; serving the sample world on a free port`);
-    return startSampleReplay({ end, port: 0 });
+    return startSampleReplay({ end, port: 0, deckWindowHours });
   }
 }
 
@@ -81,7 +87,7 @@ export const demoCommand: Command = {
   usage: `Usage: buildcop demo [--port P]
 
 Generates the sample world ending this hour, serves it as Prow/GCS would (port $BUILDCOP_REPLAY_PORT,
-default 8099), ingests it into $DATABASE_URL (default file:./data/buildcop.db), runs "next build"
+default 8099; Deck lists its last 7 days, GCS holds all 14, which ingest.since backfills), ingests it into $DATABASE_URL (default file:./data/buildcop.db), runs "next build"
 when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while running.`,
   async run(argv) {
     const { values } = parse(argv, { port: { type: 'string' } } as const);
@@ -92,7 +98,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     log(`sample world ending ${end.toISOString()} (generated on first use, then cached in data/)`);
     const { server, dir } = await startReplay(end);
     log(`replay of ${path.basename(dir)} at ${server.url}`);
-    writeReplayConfig(dir, server.url, CONFIG_FILE);
+    writeReplayConfig(dir, server.url, CONFIG_FILE, { ingest: { since: DEMO_SINCE } });
 
     const dbUrl = databaseUrl(values.db);
     resetIfOtherWorld(dbUrl, path.basename(dir));

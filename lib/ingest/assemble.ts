@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/buildLog';
 import { parseJunit } from '../parse/junit';
 import { cleanText, TestNames } from '../parse/testNames';
-import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber } from '../parse/prowMetadata';
+import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber, type FinishedJson, type StartedJson } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
 import { INSTALL_STEP_TEST } from '../parse/variants';
 
@@ -183,11 +183,34 @@ function failedInstallSteps(results: TestResult[]): string[] | undefined {
 }
 
 /**
+ * What Deck's record of a build found in its GCS folder would say (see ProwRun.fromGcs): the ProwJob
+ * of prowjob.json, as Deck lists it; else started.json and finished.json. Its identity stays the
+ * folder's; without a finished.json or a finished ProwJob it stays pending.
+ */
+export function deckViewOfFolder(found: ProwRun, prowJob: ProwRun | undefined, started: StartedJson | undefined, finished: FinishedJson | undefined): ProwRun {
+  const finishedState = prowJob && FINISHED_STATES.has(prowJob.state) ? prowJob.state : stateFromFinished(finished?.result, finished?.passed);
+  const run: ProwRun = {
+    job: found.job,
+    buildId: found.buildId,
+    type: prowJob?.type || found.type,
+    state: finishedState ?? 'pending',
+    started: prowJob?.started || started?.timestamp || found.started,
+    url: prowJob?.url || found.url,
+    fromGcs: true,
+  };
+  const end = prowJob?.finished ?? finished?.timestamp;
+  if (finishedState && end !== undefined) run.finished = end;
+  if (prowJob?.refs) run.refs = prowJob.refs;
+  if (prowJob?.prowJobId) run.prowJobId = prowJob.prowJobId;
+  return run;
+}
+
+/**
  * Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files.
  * `names`: the test names of the pass (see TestNames), else the run's own.
  */
 export function assembleRun(
-  run: ProwRun,
+  listed: ProwRun,
   gcsPath: string,
   files: RunFile[],
   listing: ListedObject[],
@@ -202,6 +225,8 @@ export function assembleRun(
   const finished = jsonOf(byPath.get('finished.json'), parseFinished, problems);
   const prowJobRaw = jsonOf(byPath.get('prowjob.json'), (t) => JSON.parse(t) as unknown, problems);
   const prowJob = prowJobRaw === undefined ? undefined : prowRunFromProwJob(prowJobRaw);
+  const run = listed.fromGcs ? deckViewOfFolder(listed, prowJob, started, finished) : listed;
+  if (listed.fromGcs && !listing.some((o) => o.path === 'started.json')) problems.push({ file: 'started.json', message: 'not in the build folder: the start is taken from prowjob.json or the build id' });
 
   const junits: { path: string; cases: RawCase[]; error?: string }[] = [];
   for (const f of files) {

@@ -85,11 +85,11 @@ export async function recordPassStart(db: Sql): Promise<number> {
 
 export async function recordPassEnd(db: Sql, id: number, s: PassSummary, status: 'ok' | 'failed', message = ''): Promise<void> {
   await db.run(
-    `UPDATE ingest_pass SET finished_at = ?, runs_new = ?, runs_updated = ?, runs_pending = ?, runs_failed = ?, runs_lost = ?, test_results = ?, parse_errors = ?,
-       downloaded_bytes = ?, seconds = ?, status = ?, message = ?, warnings = ?
+    `UPDATE ingest_pass SET finished_at = ?, runs_new = ?, runs_updated = ?, runs_pending = ?, runs_failed = ?, runs_lost = ?, runs_backfilled = ?, runs_pruned = ?,
+       test_results = ?, parse_errors = ?, downloaded_bytes = ?, seconds = ?, status = ?, message = ?, warnings = ?
      WHERE id = ?`,
     [
-      nowSeconds(), s.runsNew, s.runsUpdated, s.runsPending, s.runsFailed, s.runsLost, s.testResults, s.parseErrors,
+      nowSeconds(), s.runsNew, s.runsUpdated, s.runsPending, s.runsFailed, s.runsLost, s.runsBackfilled, s.runsPruned, s.testResults, s.parseErrors,
       s.downloadedBytes, s.seconds, status, message.slice(0, 2000), JSON.stringify(s.warnings.slice(0, 50).map((w) => w.slice(0, 2000))), id,
     ],
   );

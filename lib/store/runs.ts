@@ -128,8 +128,8 @@ function failureRows(a: AssembledRun, ids: Int32Array, runId: number, jobId: num
 export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<void> {
   if (!runs.length) return;
   const records = runs.map((r) => r.assembled.record);
-  const ids = await catalog.testIds(sql, records.map((rec) => rec.results), now);
-  const jobIds = await catalog.jobIds(sql, records, now);
+  const ids = await catalog.testIds(sql, records.map((rec) => rec.results), records.map((rec) => rec.started));
+  const jobIds = await catalog.jobIds(sql, records);
   const setIds = await catalog.testSetIds(sql, records.map((rec, k) => executedTests(rec, ids[k])));
   await catalog.addSignatures(sql, runs.map((r) => ({ signatures: r.assembled.signatures, firstSeen: r.assembled.record.started })));
   const rows = records.map((rec, k) => runRow(rec, jobIds[k], setIds[k], now));
@@ -158,4 +158,18 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
   const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
   await onPendingRows(sql, cleared, (where) => `DELETE FROM pending_run WHERE ${where}`);
+}
+
+/** Which of these builds of `job` are stored (the backfill skips them). */
+export async function storedBuildIds(sql: Sql, job: string, buildIds: readonly string[]): Promise<Set<string>> {
+  const stored = new Set<string>();
+  for (let i = 0; i < buildIds.length; i += 500) {
+    const chunk = buildIds.slice(i, i + 500);
+    const rows = await sql.all<{ build_id: string }>(
+      `SELECT r.build_id FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = ? AND r.build_id IN (${chunk.map(() => '?').join(', ')})`,
+      [job, ...chunk],
+    );
+    for (const r of rows) stored.add(r.build_id);
+  }
+  return stored;
 }
