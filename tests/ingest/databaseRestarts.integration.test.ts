@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { health } from '../../lib/analysis/health';
 import { getStats } from '../../lib/analysis/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
@@ -54,7 +55,7 @@ describeWithOwnPostgres('ingest --interval through PostgreSQL restarts', () => {
       const url = await pg.createDatabase();
       const config = configFor(world.dir, server.url, { ingest: { workers } });
       // slowed down, so that the restarts land while runs are being read and stored
-      server.setFaults({ delayMs: 3 });
+      server.setFaults({ delayMs: 6 });
       let output = '';
       const daemon: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'ingest', '--interval', '200ms', '--config', writeConfig(config), '--db', url, '--quiet'], {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,24 +63,31 @@ describeWithOwnPostgres('ingest --interval through PostgreSQL restarts', () => {
       daemon.stdout!.on('data', (b: Buffer) => (output += b));
       daemon.stderr!.on('data', (b: Buffer) => (output += b));
       const alive = () => daemon.exitCode === null && daemon.signalCode === null;
+      // this process reads through the restarts as the dashboard does (its pool, and Prisma's)
+      const reader = await openDatabase(url);
+      const readable = async () => (await health(async () => reader)).status !== 'unavailable';
       try {
         let before = 0;
         const counts: number[] = [];
         for (let round = 0; round < RESTARTS; round++) {
-          // once the daemon is storing again (or at the latest after 20 s, when all is stored)
+          // once the daemon is storing again (or everything is stored)
           for (let i = 0; i < 200; i++) {
             const p = await progressOf(url);
-            if (p && p.runs > before) break;
+            if (p && (p.runs > before || p.runs === world.truth.runs.finished)) break;
             await sleep(100);
           }
           await sleep(Math.random() * 400);
+          counts.push((await progressOf(url))?.runs ?? before);
           // every third a crash of the server, else a fast shutdown (every session ended)
           await pg.stop(round % 3 === 2 ? 'immediate' : 'fast');
           await sleep(200 + Math.random() * 800);
           expect(alive(), output).toBe(true);
+          expect(await readable()).toBe(false);
           await pg.start();
+          let back = false;
+          for (let i = 0; i < 50 && !back; i++) if (!(back = await readable())) await sleep(100);
+          expect(back).toBe(true);
           before = (await progressOf(url))?.runs ?? before;
-          counts.push(before);
         }
         server.setFaults({});
         // the daemon carries on by itself: a pass that found nothing new, everything stored
@@ -97,12 +105,12 @@ describeWithOwnPostgres('ingest --interval through PostgreSQL restarts', () => {
         daemon.kill('SIGTERM');
         await new Promise((r) => daemon.once('exit', r));
 
-        const db = await openDatabase(url);
+        const db = reader;
         const clean = await openDatabase(await pg.createDatabase());
         try {
           // passes cut short by a stop stay recorded as running (the log calls them interrupted)
           const passes = Object.fromEntries((await db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM ingest_pass GROUP BY status')).map((r) => [r.status, Number(r.n)]));
-          console.log(`[restarts] reading on ${_}: passes by status ${JSON.stringify(passes)}; runs stored before each restart ${counts.join(', ')}`);
+          console.log(`[restarts] reading on ${_}: passes by status ${JSON.stringify(passes)}; runs stored at each stop ${counts.join(', ')}`);
           expect(passes.running).toBeGreaterThan(0);
           await ingestPass({ config, db: clean });
           const stats = await getStats(db);
@@ -111,10 +119,10 @@ describeWithOwnPostgres('ingest --interval through PostgreSQL restarts', () => {
           ]);
           expect(await logicalDump(db)).toEqual(await logicalDump(clean));
         } finally {
-          await closeDatabase(db);
           await closeDatabase(clean);
         }
       } finally {
+        await closeDatabase(reader);
         server.setFaults({});
         if (alive()) daemon.kill('SIGKILL');
         await pg.start(); // for the next test, whatever became of this one
