@@ -105,10 +105,13 @@ const searchResult = obj({
 const stats = obj({
   runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
   signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('sources that failed without failing the latest pass: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass, which then failed: see /api/ingest'),
 });
 
 const health = obj({
-  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  status: { type: 'string', enum: ['ok', 'degraded', 'stale', 'never-ingested', 'unavailable'], description: 'degraded: the latest pass could not store every run it read (whatever the age of the data)' },
+  lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass (a full disk, say), which then failed'),
   ageSeconds: nullable(int('since the last successful ingest')), staleAfterSeconds: int(),
   database: obj({ reachable: bool(), dialect: str(), error: str() }, ['reachable']),
   counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),
@@ -119,7 +122,7 @@ const ingestLog = obj({
     id: int(), startedAt: iso(), finishedAt: nullable(iso()),
     status: { type: 'string', enum: ['running', 'ok', 'failed', 'interrupted'], description: 'interrupted: recorded as running, and a later pass started since (its process was killed)' },
     message: str('why the pass failed'), seconds: num(), runsNew: int(), runsUpdated: int(), runsPending: int(), runsLost: int('pending runs Deck stopped listing unfinished'),
-    runsFailed: int('runs that could not be fetched or stored (tried again later)'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
+    runsFailed: int('runs that could not be fetched or stored (tried again later)'), runsNotStored: int('of those, runs the database refused: the pass failed'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
     warnings: arr(str('a source that failed without failing the pass')),
   })),
   pending: obj({

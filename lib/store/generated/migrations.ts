@@ -14,6 +14,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201054847_ingest_pass_details",
       "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for columns with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_failed\" INTEGER NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_lost\" INTEGER NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"downloaded_bytes\" BIGINT NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"seconds\" REAL NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"warnings\" TEXT NOT NULL DEFAULT '[]';\n\n-- Passes before: their duration to the second\nUPDATE \"ingest_pass\" SET \"seconds\" = \"finished_at\" - \"started_at\" WHERE \"finished_at\" IS NOT NULL;\n"
+    },
+    {
+      "name": "20261201214232_ingest_pass_runs_not_stored",
+      "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for a column with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
     }
   ],
   "postgres": [
@@ -28,6 +32,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201054855_ingest_pass_details",
       "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"downloaded_bytes\" BIGINT NOT NULL DEFAULT 0,\nADD COLUMN     \"runs_failed\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"runs_lost\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"seconds\" DOUBLE PRECISION NOT NULL DEFAULT 0,\nADD COLUMN     \"warnings\" TEXT NOT NULL DEFAULT '[]';\n\n\n-- Passes before: their duration to the second\nUPDATE \"ingest_pass\" SET \"seconds\" = \"finished_at\" - \"started_at\" WHERE \"finished_at\" IS NOT NULL;\n"
+    },
+    {
+      "name": "20261201214238_ingest_pass_runs_not_stored",
+      "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
     }
   ]
 };
