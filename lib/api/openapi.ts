@@ -32,7 +32,10 @@ const errors = (codes: number[]) =>
         400: 'Invalid query parameter (the message says which and why)',
         401: 'Missing or wrong bearer token',
         404: 'Unknown id',
-        503: 'Database unavailable: try again (Retry-After says when)',
+        408: 'The body did not arrive in time',
+        413: 'The body is too large',
+        429: 'Too many sign-in attempts from this client (a token sent is one): try again after Retry-After seconds',
+        503: 'Database unavailable, or (sign-in) too many bodies being sent at once: try again (Retry-After says when)',
       }[c] ?? 'Error'),
     ]),
   );
@@ -226,14 +229,14 @@ export function openApiDocument() {
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
         delete: {
           summary: 'Unlink a bug; unlinking an automatic link sticks',
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
       },
       '/api/auth': {
@@ -241,7 +244,7 @@ export function openApiDocument() {
         post: {
           summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
           requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
-          responses: { 200: ok({ type: 'object' }), ...errors([401]) },
+          responses: { 200: ok({ type: 'object' }), ...errors([401, 408, 413, 429]) },
         },
         delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
       },
@@ -253,7 +256,7 @@ export function openApiDocument() {
         session: { type: 'apiKey', in: 'cookie', name: 'buildcop_session', description: 'set by signing in at /signin (POST /api/auth)' },
       },
       schemas: {
-        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one') }, ['error']),
+        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one; for a 500, where the server logged it'), id: str('500 only: the id under which the server logged the error') }, ['error']),
         BugRef: bugRef,
         Hotlist: obj({ window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem) }),
         TestDetail: testDetail,

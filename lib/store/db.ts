@@ -280,12 +280,15 @@ function openPostgres(url: string): Database {
   // bigint (20) and numeric (1700) arrive as strings by default; our values fit a double.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // a server that does not answer (not one that refuses) fails a connection after 10 s instead of never
+  const pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // an idle client's network error must not crash the process
   return new PgDb(url, pool);
 }
 
-const opened = new Map<string, Promise<Database>>();
+// One per process, shared by every bundle that holds a copy of this module (Next.js bundles its proxy
+// apart from the pages and routes): one pool per database, migrated once.
+const opened: Map<string, Promise<Database>> = ((globalThis as { [k: symbol]: unknown })[Symbol.for('buildcop.openedDatabases')] ??= new Map()) as Map<string, Promise<Database>>;
 
 /**
  * Opens (once per URL per process) and migrates the database. `migrations`: those to apply instead
