@@ -16,12 +16,12 @@
 //   first; `npx vitest run --config vitest.e2e.config.ts` alone expects a current .next.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingestPass } from '../../lib/ingest/pass';
 import { closeDatabase, openDatabase } from '../../lib/store/db';
+import { freePort } from '../../tests/helpers/freePort';
 import { configFor, END_ISO, replay, sampleWorld, writeConfig, type Truth } from '../../tests/helpers/world';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
@@ -65,16 +65,7 @@ export async function prepareSampleDatabase(): Promise<SampleDatabase> {
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface NextServer {
   baseUrl: string;

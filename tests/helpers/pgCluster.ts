@@ -4,11 +4,11 @@
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, it } from 'vitest';
+import { freePort } from './freePort';
 
 const SCRIPT = path.resolve(__dirname, '../../scripts/pg-test-server.sh');
 const run = promisify(execFile);
@@ -25,17 +25,6 @@ export interface OwnPostgres {
   start(): Promise<void>;
   /** stops it and removes its folder */
   destroy(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startOwnPostgres(): Promise<OwnPostgres> {
