@@ -42,7 +42,7 @@ const MALFORMED = 'the address is not well formed: a % not followed by two hex d
 const UNAVAILABLE = 'The database cannot be reached right now; this page will be back when it is. Try again in a minute.';
 
 /** Static assets: their own fixed headers, and nothing to render. */
-const ASSET = /^\/(_next\/static|_next\/image|favicon\.ico|robots\.txt)(\/|$)/;
+const ASSET = /^\/(_next\/static|_next\/image|favicon\.ico|icon\.svg|robots\.txt)(\/|$)/;
 
 // Every request passes here, prefetches included: a `Purpose: prefetch` or `Next-Router-Prefetch`
 // header once skipped it (no CSP, and a 500 for a malformed address), and any client can send them.
