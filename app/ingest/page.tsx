@@ -102,7 +102,10 @@ function Passes({ log }: { log: IngestLog }) {
                   {n(p.runsPending)}
                   {p.runsLost > 0 && <span className="meta">{n(p.runsLost)} lost track of</span>}
                 </td>
-                <td className="num" data-label="Failed">{n(p.runsFailed)}</td>
+                <td className="num" data-label="Failed">
+                  {n(p.runsFailed)}
+                  {p.runsNotStored > 0 && <span className="meta">{n(p.runsNotStored)} not stored</span>}
+                </td>
                 <td className="num" data-label="Test results">{n(p.testResults)}</td>
                 <td className="num" data-label="Parse errors">{n(p.parseErrors)}</td>
                 <td className="num" data-label="MB">{(p.downloadedBytes / 1e6).toFixed(1)}</td>

@@ -34,7 +34,10 @@ const errors = (codes: number[]) =>
         400: 'Invalid query parameter (the message says which and why)',
         401: 'Missing or wrong bearer token',
         404: 'Unknown id',
-        503: 'Database unavailable: try again (Retry-After says when)',
+        408: 'The body did not arrive in time',
+        413: 'The body is too large',
+        429: 'Too many sign-in attempts from this client (a token sent is one): try again after Retry-After seconds',
+        503: 'Database unavailable, or (sign-in) too many bodies being sent at once: try again (Retry-After says when)',
       }[c] ?? 'Error'),
     ]),
   );
@@ -108,10 +111,13 @@ const searchResult = obj({
 const stats = obj({
   runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
   signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('sources that failed without failing the latest pass: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass, which then failed: see /api/ingest'),
 });
 
 const health = obj({
-  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  status: { type: 'string', enum: ['ok', 'degraded', 'stale', 'never-ingested', 'unavailable'], description: 'degraded: the latest pass could not store every run it read (whatever the age of the data)' },
+  lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass (a full disk, say), which then failed'),
   ageSeconds: nullable(int('since the last successful ingest')), staleAfterSeconds: int(),
   database: obj({ reachable: bool(), dialect: str(), error: str() }, ['reachable']),
   counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),
@@ -122,7 +128,7 @@ const ingestLog = obj({
     id: int(), startedAt: iso(), finishedAt: nullable(iso()),
     status: { type: 'string', enum: ['running', 'ok', 'failed', 'interrupted'], description: 'interrupted: recorded as running, and a later pass started since (its process was killed)' },
     message: str('why the pass failed'), seconds: num(), runsNew: int(), runsUpdated: int(), runsPending: int(), runsLost: int('pending runs Deck stopped listing unfinished'),
-    runsFailed: int('runs that could not be fetched or stored (tried again later)'), runsBackfilled: int('of runsNew, those found in the GCS job folders (ingest --since)'),
+    runsFailed: int('runs that could not be fetched or stored (tried again later)'), runsNotStored: int('of those, runs the database refused: the pass failed'), runsBackfilled: int('of runsNew, those found in the GCS job folders (ingest --since)'),
     runsPruned: int('runs deleted for being older than the retention'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
     warnings: arr(str('a source that failed without failing the pass')),
   })),
@@ -228,14 +234,14 @@ export function openApiDocument() {
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
         delete: {
           summary: 'Unlink a bug; unlinking an automatic link sticks',
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
       },
       '/api/auth': {
@@ -243,7 +249,7 @@ export function openApiDocument() {
         post: {
           summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
           requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
-          responses: { 200: ok({ type: 'object' }), ...errors([401]) },
+          responses: { 200: ok({ type: 'object' }), ...errors([401, 408, 413, 429]) },
         },
         delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
       },
@@ -262,7 +268,7 @@ export function openApiDocument() {
         session: { type: 'apiKey', in: 'cookie', name: 'buildcop_session', description: 'set by signing in at /signin (POST /api/auth)' },
       },
       schemas: {
-        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one') }, ['error']),
+        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one; for a 500, where the server logged it'), id: str('500 only: the id under which the server logged the error') }, ['error']),
         BugRef: bugRef,
         Hotlist: obj({ window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem) }),
         TestDetail: testDetail,

@@ -92,7 +92,7 @@ export const searchCommand: Command = {
 };
 
 export const healthCommand: Command = {
-  summary: 'is the data fresh? ok, stale, never-ingested or unavailable (exit 1 unless ok)',
+  summary: 'is the data fresh? ok, degraded, stale, never-ingested or unavailable (exit 1 unless ok)',
   usage: 'Usage: buildcop health [--db URL] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, {});
@@ -101,7 +101,8 @@ export const healthCommand: Command = {
     else {
       const age = h.ageSeconds === null ? '' : ` (${Math.round(h.ageSeconds / 60)} minutes ago)`;
       const warned = h.lastIngestWarnings ? `; the latest pass ${reportedProblems(h.lastIngestWarnings)} (buildcop ingest-log)` : '';
-      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${warned}`);
+      const notStored = h.lastIngestRunsNotStored ? `; the latest pass could not store ${h.lastIngestRunsNotStored} run${h.lastIngestRunsNotStored === 1 ? '' : 's'} (buildcop ingest-log)` : '';
+      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${notStored}${warned}`);
       out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
     }
     return h.status === 'ok' ? 0 : 1;
@@ -121,7 +122,7 @@ export const ingestLogCommand: Command = {
       for (const p of log.passes) {
         out(
           `  ${p.startedAt} ${p.status.padEnd(11)} ${p.seconds.toFixed(1).padStart(6)} s  ${n(p.runsNew)} new, ${n(p.runsUpdated)} updated, ${n(p.runsPending)} pending` +
-            `${p.runsLost ? ` (${n(p.runsLost)} lost)` : ''}${p.runsFailed ? `, ${n(p.runsFailed)} failed` : ''}; ${n(p.testResults)} test results, ${n(p.parseErrors)} parse errors; ${(p.downloadedBytes / 1e6).toFixed(1)} MB`,
+            `${p.runsLost ? ` (${n(p.runsLost)} lost)` : ''}${p.runsFailed ? `, ${n(p.runsFailed)} failed` : ''}${p.runsNotStored ? ` (${n(p.runsNotStored)} not stored)` : ''}; ${n(p.testResults)} test results, ${n(p.parseErrors)} parse errors; ${(p.downloadedBytes / 1e6).toFixed(1)} MB`,
         );
         if (p.message) out(`      failed: ${p.message}`);
         for (const w of p.warnings) out(`      warning: ${w}`);

@@ -16,7 +16,8 @@ started that long before Deck's newest run (periodic and postsubmit builds under
 presubmits through pr-logs/directory/<job>/); at most "retention" (default 90d), which each pass
 prunes runs beyond.
 Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
-be read or the configuration is invalid.`,
+be read, the database refused runs (a full disk, say: the pass is recorded as failed) or the
+configuration is invalid.`,
   async run(argv) {
     const { values } = parse(argv, { once: { type: 'boolean' }, interval: { type: 'string' }, since: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } } as const);
     if (values.once && values.interval) throw new UsageError('--once and --interval exclude each other');
@@ -32,6 +33,10 @@ be read or the configuration is invalid.`,
         for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);
         if (values.json) printJson(summary);
         else process.stdout.write(`${formatSummary(summary)}\n`);
+        if (summary.status !== 'ok') {
+          process.stderr.write(`ingest: pass failed: ${summary.message}${interval ? `; next pass in ${values.interval}` : ''}\n`);
+          if (!interval) return 1;
+        }
       } catch (e) {
         if (!interval) throw Object.assign(e as Error, { expose: true });
         process.stderr.write(`ingest: pass failed: ${(e as Error).message}; next pass in ${values.interval}\n`);

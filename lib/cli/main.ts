@@ -1,4 +1,5 @@
 // The buildcop CLI: argument parsing and rendering only; every answer comes from lib/.
+import { adminTokenProblem } from '../server/auth';
 import { UsageError } from './args';
 import { COMMANDS } from './commands';
 
@@ -33,6 +34,12 @@ export async function main(argv: string[]): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
+  }
+  // a deployment's environment, refused by every command as the server refuses it (demo starts one)
+  const tokenProblem = adminTokenProblem();
+  if (tokenProblem) {
+    process.stderr.write(`buildcop ${name}: ${tokenProblem}\n`);
+    return 2;
   }
   try {
     return await command.run(rest);

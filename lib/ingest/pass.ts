@@ -28,6 +28,8 @@ export interface PassSummary {
   runsLost: number;
   /** runs that could not be fetched or stored this pass (kept pending, tried again later) */
   runsFailed: number;
+  /** of those, runs the database refused to store (a full disk, say): a pass with any is a failed pass */
+  runsNotStored: number;
   /** of runsNew, those found in the GCS job folders rather than in Deck's listing (see backfill) */
   runsBackfilled: number;
   /** runs deleted for having started before the retention (`retention`, 90 days by default) */
@@ -54,6 +56,10 @@ export interface PassSummary {
   kept: { knownRuns: boolean; catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
   /** sources that failed without failing the pass (a bug tracker that did not answer, say) */
   warnings: string[];
+  /** failed: the pass completed, but the database refused runs (see runsNotStored and message) */
+  status: 'ok' | 'failed';
+  /** why the pass failed ('' when ok) */
+  message: string;
 }
 
 export interface PassOptions {
@@ -110,7 +116,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
   const bounds = historyBounds(config, opts.since);
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, runsBackfilled: 0, runsPruned: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [] };
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, runsNotStored: 0, runsBackfilled: 0, runsPruned: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [], status: 'ok', message: '' };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -216,8 +222,13 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         results[k] = reader.read(work[k].run).then((r) => ((ready[k] = true), r));
       }
     };
+    let notStoredBecause = '';
     const tally = (stored: StoredRun[]) => {
       for (const s of stored) {
+        if (s.notStored !== undefined) {
+          summary.runsNotStored++;
+          notStoredBecause ||= s.notStored;
+        }
         const label = `${s.run.job} ${s.run.buildId}`;
         if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (kept pending, tried again later)`);
         progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
@@ -275,10 +286,16 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.runsLost = Number(counts.lost ?? 0);
     summary.seconds = (performance.now() - t0) / 1000;
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
-    // what was listed and found is stored or pending now: later passes need not list it again
-    await backfilled?.commit();
-    await recordDeckCoverage(db, { source: deckSource, from: deckFrom, through: present });
-    await recordPassEnd(db, passId, summary, 'ok');
+    // what was listed and found is stored or pending now: later passes need not list it again (unless
+    // the database refused runs: then they list it again, and nothing more is written to a full disk)
+    if (!summary.runsNotStored) {
+      await backfilled?.commit();
+      await recordDeckCoverage(db, { source: deckSource, from: deckFrom, through: present });
+    } else {
+      summary.status = 'failed';
+      summary.message = `${summary.runsNotStored} ${summary.runsNotStored === 1 ? 'run' : 'runs'} could not be stored: ${notStoredBecause}`;
+    }
+    await recordPassEnd(db, passId, summary, summary.status, summary.message);
     catalog.keep(db);
     await keepKnownRuns(db, known, minStarted);
     return summary;
@@ -297,7 +314,7 @@ export function formatSummary(s: PassSummary): string {
   return (
     `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
     (s.runsLost ? ` (${n(s.runsLost)} lost track of)` : '') +
-    (s.runsFailed ? `, ${n(s.runsFailed)} failed (tried again later)` : '') +
+    (s.runsFailed ? `, ${n(s.runsFailed)} failed (tried again later${s.runsNotStored ? `; ${n(s.runsNotStored)} not stored` : ''})` : '') +
     (s.backfill ? `; backfill since ${s.backfill.from}: ${n(s.backfill.jobsListed)} jobs listed, ${n(s.backfill.buildsFound)} builds found, ${n(s.runsBackfilled)} runs new` : '') +
     (s.runsPruned ? `; ${n(s.runsPruned)} runs pruned (retention)` : '') +
     `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${(s.downloadedBytes / 1e6).toFixed(1)} MB downloaded; ${s.seconds.toFixed(1)} s`

@@ -5,7 +5,7 @@
 // one, so only that run is kept pending.
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
-import type { Database, Sql } from '../store/db';
+import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
@@ -34,6 +34,8 @@ export interface StoredRun {
   parseErrors: number;
   /** why it failed (it is kept pending and retried by a later pass) */
   message?: string;
+  /** failed because the database refused to store it: what it answered (else it could not be read) */
+  notStored?: string;
   /** new or updated: the run as stored (see knownRuns) */
   known?: KnownRun;
 }
@@ -71,11 +73,16 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
   return out;
 }
 
-/** Stores the runs, in order. Throws only when the database cannot be written at all. */
+/**
+ * Stores the runs, in order. Throws only when the database cannot be written at all, or cannot be
+ * reached (a lost connection, a server restarting): then the pass fails, and its runs, neither
+ * stored nor marked as tried, are read again by the next.
+ */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
   try {
     return await db.tx((sql) => storeAll(sql, catalog, items, now), LAZY);
-  } catch {
+  } catch (e) {
+    if (isDatabaseUnavailable(e)) throw e;
     // Rolled back: ids the catalog learnt in the batch may not exist. One by one now.
     await catalog.reload(db);
   }
@@ -84,8 +91,10 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     try {
       out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now), LAZY)));
     } catch (e) {
+      if (isDatabaseUnavailable(e)) throw e;
       await catalog.reload(db);
-      const message = `storing failed: ${(e as Error).message}`;
+      const refusal = (e as Error).message;
+      const message = `storing failed: ${refusal}`;
       try {
         await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);
       } catch {
@@ -93,7 +102,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
         // pass); only a database that answers nothing stops the pass, with its error
         await db.get('SELECT 1');
       }
-      out.push({ run: item.run, outcome: 'failed', testResults: 0, parseErrors: 0, message });
+      out.push({ run: item.run, outcome: 'failed', testResults: 0, parseErrors: 0, message, notStored: refusal });
     }
   }
   return out;

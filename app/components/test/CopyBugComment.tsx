@@ -2,8 +2,12 @@
 // "Copy as bug comment": puts the prepared Markdown on the clipboard; the text is also shown in a
 // disclosure so it can be copied by hand where the Clipboard API is not available (plain http).
 import { useState } from 'react';
+import { useAbsoluteUrl } from '../useAbsoluteUrl';
 
-export default function CopyBugComment({ markdown }: { markdown: string }) {
+/** `permalink`: the page's permanent link as `markdown` holds it, made absolute here when it is relative */
+export default function CopyBugComment({ markdown: rendered, permalink }: { markdown: string; permalink: string }) {
+  const absolute = useAbsoluteUrl(permalink);
+  const markdown = absolute === permalink ? rendered : rendered.replaceAll(permalink, absolute);
   const [status, setStatus] = useState('');
   async function copy() {
     try {

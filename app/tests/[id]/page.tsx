@@ -9,6 +9,7 @@ import { pageData } from '@/app/components/pageData';
 import QueryError from '@/app/components/QueryError';
 import { bugComment } from '@/app/components/test/bugComment';
 import CopyBugComment from '@/app/components/test/CopyBugComment';
+import PermanentLink from '@/app/components/test/PermanentLink';
 import { loadTest, testPermalink } from '@/app/components/test/loadTest';
 import SignaturesList from '@/app/components/test/SignaturesList';
 import TestRunsTable from '@/app/components/test/TestRunsTable';
@@ -27,6 +28,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     const d = await loadTest(segment(id), p.window, p.at, p.job);
     const description = `${d.classification}: ${String(d.evidence.summary ?? '')} (${d.failedRuns} failed, ${d.flakedRuns} flaked of ${d.runsCount} runs in the ${d.window} to ${d.to})`;
     const image = hrefWith(`/tests/${d.id}/og`, { window: d.window === '7d' ? undefined : d.window, at: d.to, job: p.job });
+    // OpenGraph wants absolute URLs: without a trusted origin (see lib/server/origin.ts) the tags that
+    // hold one are left out, as a page that does not know its own address should; title and text stay
+    if (!(await requestOrigin())) {
+      return { title: d.test, description, openGraph: { title: d.test, description, type: 'article' }, twitter: { card: 'summary', title: d.test, description } };
+    }
     return {
       title: d.test,
       description,
@@ -95,9 +101,9 @@ export default async function TestPage({ params, searchParams }: Props) {
           {d.isNew && <span className="mark-new">new</span>}
         </h2>
         <Evidence evidence={d.evidence} />
-        <CopyBugComment markdown={bugComment(d, permalink)} />
+        <CopyBugComment markdown={bugComment(d, permalink)} permalink={permalink} />
         <p className="small">
-          Permanent link: <a href={permalink}>{permalink}</a>
+          Permanent link: <PermanentLink href={permalink} />
         </p>
       </section>
 

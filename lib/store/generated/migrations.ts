@@ -18,6 +18,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201212212_backfill",
       "sql": "-- CreateTable\nCREATE TABLE \"backfill_cursor\" (\n    \"job\" TEXT NOT NULL PRIMARY KEY,\n    \"covered_from\" BIGINT NOT NULL,\n    \"covered_to\" BIGINT NOT NULL\n);\n\n-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for columns with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_backfilled\" INTEGER NOT NULL DEFAULT 0;\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_pruned\" INTEGER NOT NULL DEFAULT 0;\n\n-- first_seen was the time of the pass that stored the first run, and is now the start of the earliest\n-- stored run: exact for jobs, and for tests as far as the stored failures tell (test sets cannot be read here)\nUPDATE \"job\" SET \"first_seen\" = (SELECT MIN(\"started\") FROM \"run\" WHERE \"run\".\"job_id\" = \"job\".\"id\") WHERE EXISTS (SELECT 1 FROM \"run\" WHERE \"run\".\"job_id\" = \"job\".\"id\");\nUPDATE \"test\" SET \"first_seen\" = (SELECT MIN(\"started\") FROM \"test_outcome\" WHERE \"test_outcome\".\"test_id\" = \"test\".\"id\")\n  WHERE (SELECT MIN(\"started\") FROM \"test_outcome\" WHERE \"test_outcome\".\"test_id\" = \"test\".\"id\") < \"first_seen\";\n"
+    },
+    {
+      "name": "20261201214232_ingest_pass_runs_not_stored",
+      "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for a column with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
     }
   ],
   "postgres": [
@@ -36,6 +40,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201212242_backfill",
       "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"runs_backfilled\" INTEGER NOT NULL DEFAULT 0,\nADD COLUMN     \"runs_pruned\" INTEGER NOT NULL DEFAULT 0;\n\n-- CreateTable\nCREATE TABLE \"backfill_cursor\" (\n    \"job\" TEXT NOT NULL,\n    \"covered_from\" BIGINT NOT NULL,\n    \"covered_to\" BIGINT NOT NULL,\n\n    CONSTRAINT \"backfill_cursor_pkey\" PRIMARY KEY (\"job\")\n);\n\n-- first_seen was the time of the pass that stored the first run, and is now the start of the earliest\n-- stored run: exact for jobs, and for tests as far as the stored failures tell (test sets cannot be read here)\nUPDATE \"job\" SET \"first_seen\" = (SELECT MIN(\"started\") FROM \"run\" WHERE \"run\".\"job_id\" = \"job\".\"id\") WHERE EXISTS (SELECT 1 FROM \"run\" WHERE \"run\".\"job_id\" = \"job\".\"id\");\nUPDATE \"test\" SET \"first_seen\" = (SELECT MIN(\"started\") FROM \"test_outcome\" WHERE \"test_outcome\".\"test_id\" = \"test\".\"id\")\n  WHERE (SELECT MIN(\"started\") FROM \"test_outcome\" WHERE \"test_outcome\".\"test_id\" = \"test\".\"id\") < \"first_seen\";\n"
+    },
+    {
+      "name": "20261201214238_ingest_pass_runs_not_stored",
+      "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
     }
   ]
 };
