@@ -2,6 +2,8 @@
 import { loadConfigIfPresent } from '../config';
 import { hotlist, parseHotlistQuery } from '../answers/hotlist';
 import { parseTestQuery, testDetail } from '../answers/testDetail';
+import { publicOrigin, testCommentInput, testPermalink } from '../answers/testComment';
+import { bugComment, type Tracker } from '../bugs/comment';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
 import type { Command } from './command';
@@ -45,14 +47,21 @@ export const hotlistCommand: Command = {
   },
 };
 
+const COMMENT_TRACKERS: readonly string[] = ['bugzilla', 'jira', 'github'];
+
 export const testCommand: Command = {
   summary: 'one test: verdict with evidence, history, signatures, failed and flaked runs',
-  usage: 'Usage: buildcop test "<full test name or 16-digit id>" [--window 7d] [--at ISO] [--job REGEX] [--json]',
+  usage: `Usage: buildcop test "<full test name or 16-digit id>" [--window 7d] [--at ISO] [--job REGEX] [--json]
+       [--comment bugzilla|jira|github]
+  --comment: print the paste-ready bug comment in that tracker's format (plain text, wiki markup,
+             Markdown); its links point at $BUILDCOP_PUBLIC_URL (default http://localhost:3000)`,
   async run(argv) {
-    const { values: v, positionals } = parse(argv, { window: FILTERS.window, at: FILTERS.at, job: FILTERS.job }, true);
+    const { values: v, positionals } = parse(argv, { window: FILTERS.window, at: FILTERS.at, job: FILTERS.job, comment: { type: 'string' } }, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one test name or id (quote the name)');
+    if (v.comment !== undefined && !COMMENT_TRACKERS.includes(v.comment as Tracker)) throw new UsageError(`--comment takes ${COMMENT_TRACKERS.join(', ')}, not ${JSON.stringify(v.comment)}`);
     const detail = await testDetail(await openDatabase(v.db), positionals[0], parseTestQuery({ window: v.window, at: v.at, job: v.job }));
-    if (v.json) printJson(detail);
+    if (v.comment) process.stdout.write(`${bugComment(v.comment as Tracker, testCommentInput(detail, testPermalink(publicOrigin(), detail, v.job)))}\n`);
+    else if (v.json) printJson(detail);
     else {
       process.stdout.write(`${detail.test}\nid ${detail.id}  ${detail.classification}: ${String(detail.evidence.summary)}\n`);
       process.stdout.write(`${detail.failedRuns} failed, ${detail.flakedRuns} flaked of ${detail.runsCount} runs (${detail.from} .. ${detail.to})\n`);

@@ -7,13 +7,15 @@ import { daysBetween, flatParams, hrefWith, pct, segment, shortTime, type Search
 import { requestOrigin } from '@/app/components/origin';
 import { pageData } from '@/app/components/pageData';
 import QueryError from '@/app/components/QueryError';
-import { bugComment } from '@/app/components/test/bugComment';
 import CopyBugComment from '@/app/components/test/CopyBugComment';
 import { loadTest, testPermalink } from '@/app/components/test/loadTest';
 import SignaturesList from '@/app/components/test/SignaturesList';
 import TestRunsTable from '@/app/components/test/TestRunsTable';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
+import { testCommentInput } from '@/lib/answers/testComment';
+import { bugComments } from '@/lib/bugs/comment';
+import { getConfig } from '@/lib/server/context';
 
 interface Props {
   params: Promise<{ id: string }>;
@@ -95,7 +97,7 @@ export default async function TestPage({ params, searchParams }: Props) {
           {d.isNew && <span className="mark-new">new</span>}
         </h2>
         <Evidence evidence={d.evidence} />
-        <CopyBugComment markdown={bugComment(d, permalink)} />
+        <CopyBugComment comments={bugComments(getConfig(), testCommentInput(d, permalink))} />
         <p className="small">
           Permanent link: <a href={permalink}>{permalink}</a>
         </p>
