@@ -146,10 +146,15 @@ const promotion = obj({
       failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
     }, ['job', 'kind'])),
   }, ['name', 'blocked', 'jobs'])),
+  rejectedStreams: arr(str('release streams whose latest payloads were rejected')),
   releaseStreams: arr(obj({
     name: str(), latest: nullable(obj({ tag: str(), phase: str() })), lastAccepted: nullable(obj({ tag: str() })),
     blockingJobs: arr(obj({ name: str(), state: str(), url: str(), failingTests: arr(obj({ test: str() })) }, ['name', 'state'])),
-  }, ['name'])),
+    rejectedInARow: int('payloads rejected in a row at the head (the newest still being verified passed over); 0: the stream blocks nothing'),
+    rejectedSince: nullable(iso('when the oldest payload of that streak was created')), lastAcceptedAt: nullable(iso('when the last accepted payload was created')),
+    failingBlockingJobs: arr(obj({ name: str(), payloads: int('payloads of the streak it failed'), latest: { type: 'object', description: 'its failure in the newest of them (as blockingJobs)' } })),
+    summary: str('one line a buildcop can paste'),
+  }, ['name', 'rejectedInARow'])),
 });
 
 const bugLinkBody = {
