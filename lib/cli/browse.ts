@@ -2,8 +2,9 @@
 // parameters; --json prints exactly what the API returns).
 import { health } from '../answers/health';
 import { ingestLog, parseIngestLogQuery, reportedProblems } from '../answers/ingestLog';
-import { jobDetail, listJobs, parseJobsQuery } from '../answers/jobs';
+import { jobDetail, listJobs, parseJobsQuery, type JobDetail } from '../answers/jobs';
 import { runDetail } from '../answers/runDetail';
+import { loadConfigIfPresent } from '../config';
 import { parseSearchQuery, search } from '../answers/search';
 import { openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
@@ -34,7 +35,7 @@ export const jobCommand: Command = {
   async run(argv) {
     const { values: v, positionals } = parse(argv, WINDOW, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one job name');
-    const j = await jobDetail(await openDatabase(v.db), positionals[0], parseJobsQuery({ window: v.window, at: v.at }));
+    const j = await jobDetail(await openDatabase(v.db), positionals[0], parseJobsQuery({ window: v.window, at: v.at }), loadConfigIfPresent(v.config));
     if (v.json) printJson(j);
     else {
       out(`${j.name} (${j.type}): pass rate ${pct(j.passRate).trim()} over ${j.runsCount} runs, ${j.from} .. ${j.to}`);
@@ -43,10 +44,23 @@ export const jobCommand: Command = {
       for (const t of j.topTests.slice(0, 10)) out(`  ${String(t.failedRuns).padStart(4)} failed ${String(t.flakedRuns).padStart(3)} flaked  ${t.classification.padEnd(10)} ${t.test}`);
       out('Recent runs:');
       for (const r of j.runs.slice(0, 10)) out(`  ${r.started} ${r.state.padEnd(8)} ${r.buildId} ${r.failed} failed ${r.url}`);
+      if (j.runs.length > 10) out(`  (10 of ${j.runsCount} runs in the window; --json lists ${j.runs.length})`);
+      out(renderGrid(j.grid));
     }
     return 0;
   },
 };
+
+const CELL = { failed: 'F', flaked: 'f', passed: '.', none: ' ' } as const;
+
+/** TestGrid's view as text: one character per run (newest first), one line per test. */
+export function renderGrid(grid: JobDetail['grid']): string {
+  if (!grid.rows.length) return `Grid: no test failed or flaked in the latest ${grid.columns.length} runs.`;
+  const lines = [`Grid of the latest ${grid.columns.length} runs, newest first (F failed, f flaked, . passed, blank did not run):`];
+  for (const row of grid.rows) lines.push(`  ${row.cells.map((c) => CELL[c.outcome]).join('')}  ${row.test}`);
+  if (grid.rows.length < grid.totalRows) lines.push(`  (${grid.rows.length} of ${grid.totalRows} tests; --json has the cells and failure texts)`);
+  return lines.join('\n');
+}
 
 export const runCommand: Command = {
   summary: 'one run: state, duration, refs, failed and flaked tests, parse errors',
@@ -54,17 +68,22 @@ export const runCommand: Command = {
   async run(argv) {
     const { values: v, positionals } = parse(argv, {}, true);
     if (positionals.length !== 2) throw new UsageError('give the job name and the build id');
-    const r = await runDetail(await openDatabase(v.db), positionals[0], positionals[1]);
+    const r = await runDetail(await openDatabase(v.db), positionals[0], positionals[1], loadConfigIfPresent(v.config));
     if (v.json) printJson(r);
     else {
       out(`${r.job} #${r.buildId}: ${r.state}, started ${r.started}${r.durationSeconds !== null ? `, ${Math.round(r.durationSeconds / 60)} min` : ''}`);
       out(`  ${r.url}`);
-      if (r.refs.pull) out(`  pull #${r.refs.pull} ${r.refs.commit}`);
-      if (r.payload) out(`  payload ${r.payload}`);
-      out(`  ${r.counts.failed} failed, ${r.counts.flaked} flaked, ${r.counts.passed} passed, ${r.counts.skipped} skipped`);
+      if (r.refs.pull) out(`  pull #${r.refs.pull}${r.refs.pullUrl ? ` ${r.refs.pullUrl}` : ''}, head commit ${r.refs.commit}`);
+      else if (r.payload) out(`  payload ${r.payload}`);
+      const wrappers = r.counts.wrapperFailed + r.counts.wrapperFlaked + r.counts.wrapperPassed;
+      out(`  ${r.counts.failed} failed, ${r.counts.flaked} flaked, ${r.counts.passed} passed, ${r.counts.skipped} skipped${wrappers ? ` (and ${wrappers} ci-operator step and monitor results, not counted)` : ''}`);
       if (r.installFailure) out(`  install failed: ${JSON.stringify(r.installFailure)}`);
-      for (const t of r.failedTests) out(`  FAILED ${t.test}\n         ${t.message.split('\n')[0].slice(0, 160)}`);
+      if (r.artifactsUrl) out(`  artifacts ${r.artifactsUrl}`);
+      if (r.links.buildLog) out(`  build log ${r.links.buildLog}`);
+      for (const l of r.links.stepLogs) out(`  step log ${l.step}: ${l.url}`);
+      for (const t of r.failedTests) out(`  FAILED ${t.test}\n         ${t.message.split('\n')[0].slice(0, 160)}${t.junitUrl ? `\n         junit ${t.junitUrl}` : ''}`);
       for (const t of r.flakedTests) out(`  FLAKED ${t.test}`);
+      for (const t of r.wrapperTests) out(`  (step) ${t.outcome} ${t.test}`);
       for (const e of r.parseErrors) out(`  parse error in ${e.file}: ${e.message}`);
     }
     return 0;

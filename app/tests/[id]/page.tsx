@@ -143,7 +143,7 @@ export default async function TestPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Failed and flaked runs ({d.runs.length})</h2>
-        <TestRunsTable runs={d.runs} />
+        <TestRunsTable runs={d.runs} config={getConfig()} />
       </section>
     </article>
   );
