@@ -5,12 +5,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
-import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile } from '../store/db';
+import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile, type Database } from '../store/db';
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
@@ -76,6 +76,13 @@ function resetIfOtherWorld(dbUrl: string, world: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
 }
 
+/** The configured alerts after a pass (their code is loaded only when some are configured). */
+async function alertsAfter(config: Config, db: Database): Promise<void> {
+  if (!config.alerts?.length) return;
+  const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
+  log(formatAlertSummary(await alertAfterPass({ config, db })));
+}
+
 export const demoCommand: Command = {
   summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)',
   usage: `Usage: buildcop demo [--port P]
@@ -102,6 +109,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     log(`ingesting into ${dbUrl}`);
     const summary = await ingestPass({ config, db, progress: createProgress(process.stderr, false) });
     log(formatSummary(summary));
+    await alertsAfter(config, db);
     await closeDatabase(db); // next start opens its own connection; the periodic ingest reopens
 
     if (buildIsStale()) {
@@ -125,6 +133,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
         db = await openDatabase(dbUrl);
         const s = await ingestPass({ config, db });
         if (s.runsNew || s.runsUpdated) log(formatSummary(s));
+        await alertsAfter(config, db);
       } catch (e) {
         log(`periodic ingest failed: ${(e as Error).message}`);
       }

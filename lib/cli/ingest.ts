@@ -10,7 +10,8 @@ export const ingestCommand: Command = {
   usage: `Usage: buildcop ingest [--config FILE] [--db URL] [--once | --interval 5m] [--quiet] [--json]
 
 Reads <prow.url>/data.js (or /prowjobs.js), downloads each new finished run's artifacts from GCS
-and stores its test results. --once (the default) runs one pass; --interval repeats passes.
+and stores its test results. After each pass, the configured "alerts" receivers are told of new
+events (gate-blocked, stream-rejected, new-regression, new-cause), each once. --once (the default) runs one pass; --interval repeats passes.
 Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
 be read or the configuration is invalid.`,
   async run(argv) {
@@ -24,8 +25,12 @@ be read or the configuration is invalid.`,
       try {
         const summary = await ingestPass({ config, db, progress, morePasses: interval > 0 });
         for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);
-        if (values.json) printJson(summary);
-        else process.stdout.write(`${formatSummary(summary)}\n`);
+        // alerts of what stands after the pass: a short deadline, never a failure of the pass (loaded
+        // only when configured: it brings the answers' code)
+        const alerting = config.alerts?.length ? await import('../alerts/afterPass') : undefined;
+        const alerts = alerting ? await alerting.alertAfterPass({ config, db }) : undefined;
+        if (values.json) printJson(alerts ? { ...summary, alerts } : summary);
+        else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
       } catch (e) {
         if (!interval) throw Object.assign(e as Error, { expose: true });
         process.stderr.write(`ingest: pass failed: ${(e as Error).message}; next pass in ${values.interval}\n`);
