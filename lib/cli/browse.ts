@@ -7,7 +7,7 @@ import { runDetail } from '../answers/runDetail';
 import { loadConfigIfPresent } from '../config';
 import { parseSearchQuery, search } from '../answers/search';
 import { openDatabase } from '../store/db';
-import { parse, printJson, UsageError } from './args';
+import { parse, printJson, shownOf, UsageError } from './args';
 import type { Command } from './command';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -15,7 +15,6 @@ const pct = (r: number | null) => (r === null ? '   n/a' : `${(r * 100).toFixed(
 const WINDOW = { window: { type: 'string' }, at: { type: 'string' } } as const;
 
 export const jobsCommand: Command = {
-  summary: 'all jobs with their pass rate in a window, worst first',
   usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, WINDOW);
@@ -30,7 +29,6 @@ export const jobsCommand: Command = {
 };
 
 export const jobCommand: Command = {
-  summary: 'one job: pass rate per day, recent runs, most failing tests',
   usage: 'Usage: buildcop job NAME [--window 7d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, WINDOW, true);
@@ -42,9 +40,11 @@ export const jobCommand: Command = {
       for (const d of j.daily) out(`  ${d.day} ${pct(d.passRate)} of ${d.runs} runs`);
       out('Most failing tests:');
       for (const t of j.topTests.slice(0, 10)) out(`  ${String(t.failedRuns).padStart(4)} failed ${String(t.flakedRuns).padStart(3)} flaked  ${t.classification.padEnd(10)} ${t.test}`);
+      if (j.topTests.length > 10) out(`  (10 of the ${j.topTests.length} failing most; buildcop hotlist --job '^${j.name}$' lists every one)`);
       out('Recent runs:');
       for (const r of j.runs.slice(0, 10)) out(`  ${r.started} ${r.state.padEnd(8)} ${r.buildId} ${r.failed} failed ${r.url}`);
-      if (j.runs.length > 10) out(`  (10 of ${j.runsCount} runs in the window; --json lists ${j.runs.length})`);
+      const runsMore = shownOf(Math.min(10, j.runs.length), j.runsCount, 'runs in the window', `--json lists the latest ${j.runs.length}`);
+      if (runsMore) out(`  ${runsMore}`);
       out(renderGrid(j.grid));
     }
     return 0;
@@ -63,7 +63,6 @@ export function renderGrid(grid: JobDetail['grid']): string {
 }
 
 export const runCommand: Command = {
-  summary: 'one run: state, duration, refs, failed and flaked tests, parse errors',
   usage: 'Usage: buildcop run JOB BUILD_ID [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, {}, true);
@@ -91,7 +90,6 @@ export const runCommand: Command = {
 };
 
 export const searchCommand: Command = {
-  summary: 'failures whose text or test name matches a regex, grouped by test, per day',
   usage: 'Usage: buildcop search REGEX [--window 14d] [--at ISO] [--job REGEX] [--limit N] [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, { ...WINDOW, job: { type: 'string' }, limit: { type: 'string' } }, true);
@@ -105,13 +103,14 @@ export const searchCommand: Command = {
         out(`${String(g.matches).padStart(5)}  ${g.test}`);
         for (const run of g.runs.slice(0, 3)) out(`         ${run.started} ${run.job} ${run.buildId} ${run.url}`);
       }
+      const more = shownOf(r.results.length, r.tests, 'tests', `--limit ${Math.min(r.tests, 1000)} shows more`);
+      if (more) out(more);
     }
     return 0;
   },
 };
 
 export const healthCommand: Command = {
-  summary: 'is the data fresh? ok, stale, never-ingested or unavailable (exit 1 unless ok)',
   usage: 'Usage: buildcop health [--db URL] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, {});
@@ -128,7 +127,6 @@ export const healthCommand: Command = {
 };
 
 export const ingestLogCommand: Command = {
-  summary: 'what ingest did and is waiting for: recent passes and their warnings, pending runs, parse errors',
   usage: 'Usage: buildcop ingest-log [--limit N] [--db URL] [--json]\n  --limit N: passes listed, newest first (default 20)',
   async run(argv) {
     const { values: v } = parse(argv, { limit: { type: 'string' } });
@@ -151,8 +149,12 @@ export const ingestLogCommand: Command = {
         const tries = r.attempts ? ` (${r.attempts} tr${r.attempts === 1 ? 'y' : 'ies'}${r.nextCheck ? `, next ${r.nextCheck}` : ''}): ${r.lastError.split('\n')[0]}` : '';
         out(`  ${r.why.padEnd(8)} ${r.job} ${r.buildId} started ${r.started}${tries}`);
       }
+      const pendingMore = shownOf(pending.runs.length, pending.total, 'pending runs', '--json has the same; GET /api/ingest too');
+      if (pendingMore) out(`  ${pendingMore}`);
       out(`Parse errors: ${log.parseErrors.total} in ${log.parseErrors.runs} run${log.parseErrors.runs === 1 ? '' : 's'}`);
       for (const e of log.parseErrors.errors) out(`  ${e.job} ${e.buildId} ${e.file}: ${e.message.split('\n')[0]}`);
+      const errorsMore = shownOf(log.parseErrors.errors.length, log.parseErrors.total, 'parse errors, the latest first', 'each run\'s page lists its own');
+      if (errorsMore) out(`  ${errorsMore}`);
     }
     return 0;
   },

@@ -14,6 +14,7 @@ import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFil
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
+import { placeDemoConfig, placedConfigMessage } from './demoConfig';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,14 +63,23 @@ async function startReplay(end: Date): Promise<{ server: ReplayServer; dir: stri
   }
 }
 
-/** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
-function resetIfOtherWorld(dbUrl: string, world: string): void {
-  let previous: { world?: string; db?: string } = {};
+interface DemoState {
+  world?: string;
+  db?: string;
+  /** digest of the ./buildcop.config.json the demo wrote (see demoConfig.ts) */
+  config?: string;
+}
+
+function readState(): DemoState {
   try {
-    previous = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as typeof previous;
+    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as DemoState;
   } catch {
-    /* first demo run */
+    return {}; // first demo run
   }
+}
+
+/** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
+function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): void {
   if (process.env.DATABASE_URL || dbUrl !== DEFAULT_SQLITE_URL || !previous.world || previous.world === world || previous.db !== dbUrl) return;
   const file = sqliteFile(dbUrl);
   log(`the demo database holds the sample world of ${previous.world}; rebuilding it for ${world}`);
@@ -84,7 +94,6 @@ async function alertsAfter(config: Config, db: Database): Promise<void> {
 }
 
 export const demoCommand: Command = {
-  summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)',
   usage: `Usage: buildcop demo [--port P]
 
 Generates the sample world ending this hour, serves it as Prow/GCS would (port $BUILDCOP_REPLAY_PORT,
@@ -100,12 +109,15 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     const { server, dir } = await startReplay(end);
     log(`replay of ${path.basename(dir)} at ${server.url}`);
     writeReplayConfig(dir, server.url, CONFIG_FILE);
+    const previous = readState();
+    const placed = placeDemoConfig(CONFIG_FILE, process.cwd(), previous.config);
+    log(placedConfigMessage(placed, CONFIG_FILE));
 
     const dbUrl = databaseUrl(values.db);
-    resetIfOtherWorld(dbUrl, path.basename(dir));
+    resetIfOtherWorld(dbUrl, path.basename(dir), previous);
     const config = loadConfig(CONFIG_FILE);
     let db = await openDatabase(dbUrl);
-    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl }, null, 2));
+    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl, config: placed.digest }, null, 2));
     log(`ingesting into ${dbUrl}`);
     const summary = await ingestPass({ config, db, progress: createProgress(process.stderr, false) });
     log(formatSummary(summary));

@@ -6,7 +6,6 @@ import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
 export const ingestCommand: Command = {
-  summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database',
   usage: `Usage: buildcop ingest [--config FILE] [--db URL] [--once | --interval 5m] [--quiet] [--json]
 
 Reads <prow.url>/data.js (or /prowjobs.js), downloads each new finished run's artifacts from GCS

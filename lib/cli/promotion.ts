@@ -40,7 +40,6 @@ export function renderPromotion(s: PromotionStatus): string {
 }
 
 export const promotionCommand: Command = {
-  summary: 'promotion gates: blocked or not, by which jobs and failing tests; release payloads',
   usage: `Usage: buildcop promotion [--at ISO] [--json]
 
 Gates come from the "promotion" configuration, payloads from "releaseController" (read by ingest).`,

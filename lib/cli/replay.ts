@@ -28,7 +28,6 @@ export async function startSampleReplay(opts: { world?: string; end?: Date; port
 }
 
 export const replayCommand: Command = {
-  summary: 'serve the bundled sample world in the real services\' URL shapes (Deck, GCS, trackers)',
   usage: `Usage: buildcop replay [--port P] [--world DIR | --end ISO] [--write-config FILE] [--compress-file-types LIST]
 
 Serves a recorded CI world (generated into data/ on first use) as Deck, GCS, Bugzilla, Jira,
@@ -50,7 +49,6 @@ there: listed at their compressed size, sent compressed to clients that accept g
 };
 
 export const worldCommand: Command = {
-  summary: 'generate the sample world (deterministic) into a folder',
   usage: 'Usage: buildcop world [--out DIR] [--end ISO]   (default: data/world-<hour>-v<N>, end = this hour)',
   async run(argv) {
     const { values } = parse(argv, { out: { type: 'string' }, end: { type: 'string' } } as const);
