@@ -18,5 +18,7 @@ if (!main) {
   register();
   ({ main } = await import('../lib/cli/main.ts'));
 }
-// Exit explicitly: an open PostgreSQL pool would otherwise keep the process alive.
-process.exit(await main(process.argv.slice(2)));
+const code = await main(process.argv.slice(2));
+// Exit explicitly (an open PostgreSQL pool would otherwise keep the process alive), once what was
+// written is out: a pipe takes a large --json in pieces, and exiting at once cut it short.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
