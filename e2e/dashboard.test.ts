@@ -98,7 +98,8 @@ describe('test page', () => {
     await page.getByRole('button', { name: 'Copy as bug comment' }).click();
     await expect.poll(() => page.getByRole('status').first().innerText()).toContain('Copied');
     const text = await page.evaluate(() => navigator.clipboard.readText());
-    expect(text).toContain(`**${top}**`);
+    // the first configured tracker's format: Bugzilla's plain text
+    expect(text).toContain(`Test: ${top}`);
     expect(text).toContain(`${baseUrl}/tests/${testId(top)}?at=${END_ISO.replace('.000Z', 'Z')}`);
     expect(cspErrors(errors)).toEqual([]);
     await page.context().close();

@@ -44,7 +44,7 @@ describe('links without BUILDCOP_PUBLIC_URL', () => {
     expect(r.status).toBe(200);
     expect(r.body).not.toContain('evil.example');
     expect(r.body).toMatch(/Permanent link: <a href="\/tests\/[0-9a-f]{16}\?at=/);
-    expect(r.body).toMatch(/Details: \/tests\/[0-9a-f]{16}\?at=/); // the bug comment, until the browser completes it
+    expect(r.body).toMatch(/Details \(a permanent link\): \/tests\/[0-9a-f]{16}\?at=/); // the bug comment, until the browser completes it
     expect(meta(r.body, 'og:url')).toBeUndefined();
     expect(meta(r.body, 'og:image')).toBeUndefined();
     expect(meta(r.body, 'og:title')).toBeTruthy(); // the tags without a URL stay

@@ -10,15 +10,29 @@ export interface PromotionGateConfig {
 }
 
 export interface Config {
-  prow: { url: string; jobs?: string };
+  /**
+   * artifactsUrl: where a run's artifacts are browsed, a template of {bucket} and {path} (default
+   * Spyglass on the Prow host, <prow.url>/view/gs/{bucket}/{path}); a gcsweb template such as
+   * https://gcsweb-ci.apps.ci.l2s4.p1.openshiftapps.com/gcs/{bucket}/{path} serves single files too
+   */
+  prow: { url: string; jobs?: string; artifactsUrl?: string };
   gcs?: { url: string };
-  bugzilla?: { url: string; query?: string };
-  jira?: { url: string; jql?: string };
+  /** product, component, version: what "file a bug" fills in enter_bug.cgi */
+  bugzilla?: { url: string; query?: string; product?: string; component?: string; version?: string };
+  /** projectId, issueType: the numeric ids Jira's create form (CreateIssueDetails!init.jspa) takes as pid and issuetype */
+  jira?: { url: string; jql?: string; projectId?: string | number; issueType?: string | number };
   github?: { url: string; repos: string[]; token?: string };
   releaseController?: { url: string; streams: string[] };
   promotion?: PromotionGateConfig[];
   /** regexes of test names left out of the hot list; replaces the default list when present */
   ignoreTests?: string[];
+  /**
+   * per owner (a test's sig, "sig-network" or "network"): the Bugzilla component, Jira component and
+   * GitHub label "file a bug" picks for its tests
+   */
+  owners?: Record<string, OwnerTrackers>;
+  /** webhooks told of new events after each ingest pass (a JSON POST of Slack's {"text": ...} shape) */
+  alerts?: AlertConfig[];
   /** ingest tuning; every key optional */
   /**
    * workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread;
@@ -28,6 +42,20 @@ export interface Config {
   ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number; since?: string };
   /** a duration ("90d", the default): each pass deletes the runs that started longer ago */
   retention?: string;
+}
+
+export interface OwnerTrackers {
+  bugzilla?: string;
+  jira?: string;
+  github?: string;
+}
+
+export const ALERT_EVENTS = ['gate-blocked', 'stream-rejected', 'new-regression', 'new-cause'] as const;
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+export interface AlertConfig {
+  url: string;
+  on: AlertEvent[];
 }
 
 export class ConfigError extends Error {
@@ -67,19 +95,21 @@ export function historyBounds(config: Config, since?: string): { sinceSeconds?: 
   return { sinceSeconds: ms / 1000, retentionSeconds };
 }
 
-type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number' | 'count' | 'duration';
+type FieldType = 'string' | 'url' | 'regex' | 'string[]' | 'regex[]' | 'number' | 'count' | 'duration' | 'id' | 'template' | 'events';
 type Shape = Record<string, { type: FieldType | Record<string, unknown>; required?: boolean }>;
 
-const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]' | 'duration'> = {
-  prow: { url: { type: 'url', required: true }, jobs: { type: 'regex' } },
+const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]' | 'duration' | 'owners' | 'alerts'> = {
+  prow: { url: { type: 'url', required: true }, jobs: { type: 'regex' }, artifactsUrl: { type: 'template' } },
   gcs: { url: { type: 'url', required: true } },
-  bugzilla: { url: { type: 'url', required: true }, query: { type: 'string' } },
-  jira: { url: { type: 'url', required: true }, jql: { type: 'string' } },
+  bugzilla: { url: { type: 'url', required: true }, query: { type: 'string' }, product: { type: 'string' }, component: { type: 'string' }, version: { type: 'string' } },
+  jira: { url: { type: 'url', required: true }, jql: { type: 'string' }, projectId: { type: 'id' }, issueType: { type: 'id' } },
   github: { url: { type: 'url', required: true }, repos: { type: 'string[]', required: true }, token: { type: 'string' } },
   releaseController: { url: { type: 'url', required: true }, streams: { type: 'string[]', required: true } },
   promotion: 'promotion',
   ignoreTests: 'regex[]',
   retention: 'duration',
+  owners: 'owners',
+  alerts: 'alerts',
   ingest: {
     concurrency: { type: 'number' },
     maxFileBytes: { type: 'number' },
@@ -89,6 +119,10 @@ const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]' | 'duration'> = {
     since: { type: 'duration' },
   },
 };
+
+const ALERT_SHAPE: Shape = { url: { type: 'url', required: true }, on: { type: 'events', required: true } };
+
+const OWNER_SHAPE: Shape = { bugzilla: { type: 'string' }, jira: { type: 'string' }, github: { type: 'string' } };
 
 const GATE_SHAPE: Shape = {
   name: { type: 'string', required: true },
@@ -118,6 +152,12 @@ function checkField(key: string, value: unknown, type: FieldType): void {
     case 'count':
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail('a whole number, 0 or more', gotNumber);
       return;
+    case 'id':
+      // Jira's create form selects the project and issue type by numeric id (pid=12332330&issuetype=1)
+      if (!(typeof value === 'number' && Number.isSafeInteger(value) && value > 0) && !(typeof value === 'string' && /^\d{1,18}$/.test(value))) {
+        fail('a numeric id (a whole number, or a string of digits)', typeof value === 'string' ? JSON.stringify(value) : gotNumber);
+      }
+      return;
     case 'url': {
       if (typeof value !== 'string') fail('a URL string');
       let u: URL;
@@ -131,6 +171,20 @@ function checkField(key: string, value: unknown, type: FieldType): void {
       }
       return;
     }
+    case 'template': {
+      if (typeof value !== 'string') fail('a URL template string');
+      const v = value as string;
+      if (!v.includes('{path}')) throw new ConfigError(`config key "${key}" must hold {path} (and usually {bucket}), got ${JSON.stringify(v)}`);
+      const unknown = /\{(?!bucket\}|path\})[^}]*\}/.exec(v);
+      if (unknown) throw new ConfigError(`config key "${key}" knows only {bucket} and {path}, not ${unknown[0]}`);
+      checkField(key, v.replaceAll('{bucket}', 'b').replaceAll('{path}', 'p'), 'url');
+      return;
+    }
+    case 'events':
+      if (!Array.isArray(value) || !value.length || value.some((e) => !(ALERT_EVENTS as readonly unknown[]).includes(e))) {
+        fail(`a non-empty array of ${ALERT_EVENTS.map((e) => JSON.stringify(e)).join(', ')}`, Array.isArray(value) ? JSON.stringify(value) : undefined);
+      }
+      return;
     case 'regex':
       if (typeof value !== 'string') fail('a regular expression string');
       compileRegex(key, value as string);
@@ -186,7 +240,14 @@ export function validateConfig(raw: unknown): Config {
   for (const [k, shape] of Object.entries(SECTIONS)) {
     if (obj[k] === undefined) continue;
     if (shape === 'regex[]' || shape === 'duration') checkField(k, obj[k], shape);
-    else if (shape === 'promotion') {
+    else if (shape === 'owners') {
+      const owners = obj[k];
+      if (typeof owners !== 'object' || owners === null || Array.isArray(owners)) throw new ConfigError(`config key "owners" must be an object, got ${typeName(owners)}`);
+      for (const [owner, trackers] of Object.entries(owners)) checkObject(`owners.${owner}`, trackers, OWNER_SHAPE);
+    } else if (shape === 'alerts') {
+      if (!Array.isArray(obj[k])) throw new ConfigError(`config key "alerts" must be an array, got ${typeName(obj[k])}`);
+      (obj[k] as unknown[]).forEach((a, i) => checkObject(`alerts[${i}]`, a, ALERT_SHAPE));
+    } else if (shape === 'promotion') {
       if (!Array.isArray(obj[k])) throw new ConfigError(`config key "promotion" must be an array, got ${typeName(obj[k])}`);
       (obj[k] as unknown[]).forEach((g, i) => checkObject(`promotion[${i}]`, g, GATE_SHAPE));
     } else checkObject(k, obj[k], shape);

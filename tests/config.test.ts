@@ -48,3 +48,34 @@ describe('config', () => {
     expect(() => historyBounds(validateConfig({ prow }), 'soon')).toThrow(/--since "soon" is not a duration/);
   });
 });
+
+describe('config keys of the buildcop\'s day (issue 22)', () => {
+  const base = { prow: { url: 'https://prow.ci.openshift.org' } };
+  it('accepts bug forms, owners, the artifacts template and alerts', () => {
+    const c = validateConfig({
+      ...base,
+      prow: { ...base.prow, artifactsUrl: 'https://gcsweb-ci.apps.ci.l2s4.p1.openshiftapps.com/gcs/{bucket}/{path}' },
+      bugzilla: { url: 'https://bugzilla.redhat.com', product: 'OpenShift Container Platform', component: 'Unknown', version: '4.2.0' },
+      jira: { url: 'https://issues.redhat.com', projectId: '12332330', issueType: 1 },
+      owners: { 'sig-network': { bugzilla: 'Networking', jira: 'Networking' } },
+      alerts: [{ url: 'https://hooks.slack.com/services/T/B/x', on: ['gate-blocked', 'stream-rejected', 'new-regression', 'new-cause'] }],
+    });
+    expect(c.owners?.['sig-network'].jira).toBe('Networking');
+    expect(c.alerts?.[0].on).toHaveLength(4);
+    // alert receivers are not sources: ingest never contacts them
+    expect([...allowedHosts(c)]).not.toContain('hooks.slack.com');
+  });
+  it('names the key of each mistake', () => {
+    expect(() => validateConfig({ ...base, bugzilla: { url: 'https://b', product: 3 } })).toThrow(/"bugzilla.product" must be a string, got a number/);
+    expect(() => validateConfig({ ...base, jira: { url: 'https://j', projectId: 'OCPBUGS' } })).toThrow(/"jira.projectId" must be a numeric id .*got "OCPBUGS"/);
+    expect(() => validateConfig({ ...base, jira: { url: 'https://j', issueType: 1.5 } })).toThrow(/"jira.issueType" must be a numeric id/);
+    expect(() => validateConfig({ ...base, owners: { 'sig-network': { bugzila: 'x' } } })).toThrow(/unknown config key "owners.sig-network.bugzila"/);
+    expect(() => validateConfig({ ...base, owners: ['x'] })).toThrow(/"owners" must be an object/);
+    expect(() => validateConfig({ ...base, prow: { ...base.prow, artifactsUrl: 'https://x/{bucket}' } })).toThrow(/"prow.artifactsUrl" must hold \{path\}/);
+    expect(() => validateConfig({ ...base, prow: { ...base.prow, artifactsUrl: 'https://x/{bucket}/{job}/{path}' } })).toThrow(/knows only \{bucket\} and \{path\}, not \{job\}/);
+    expect(() => validateConfig({ ...base, prow: { ...base.prow, artifactsUrl: 'file:///{path}' } })).toThrow(/"prow.artifactsUrl" must be an http\(s\) URL/);
+    expect(() => validateConfig({ ...base, alerts: [{ url: 'https://h', on: ['gate-blocked', 'typo'] }] })).toThrow(/"alerts\[0\].on" must be a non-empty array of "gate-blocked"/);
+    expect(() => validateConfig({ ...base, alerts: [{ on: ['gate-blocked'] }] })).toThrow(/"alerts\[0\].url" is required/);
+    expect(() => validateConfig({ ...base, alerts: {} })).toThrow(/"alerts" must be an array/);
+  });
+});

@@ -8,7 +8,8 @@ import { pendingRunsOf } from '../store/pending';
 import { bugsForTests, type BugRef } from '../bugs/refs';
 import { decideGate, gateTimeline, jobStateAt, matchJobEntries, type GateRun } from '../promotion/rules';
 import { blockingJobsOf, loadStreamTags, runsForUrls, streamView } from '../promotion/streams';
-import { gateSummary, overallSummary } from '../promotion/text';
+import { gateSummary, overallSummary, streamSummary } from '../promotion/text';
+import { failingJobsOfStreak, rejectionStreak, tagTime } from '../promotion/streak';
 import { failingTestsOfRuns, type RawFailingTest } from '../promotion/failingTests';
 import type { Classification } from '../verdicts/verdict';
 import { iso, parseAt, WINDOWS } from '../history/window';
@@ -151,6 +152,13 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
       streamJobs.push({ job, url: v.url });
       return job;
     };
+    const rejected = view.rejectedSinceAccepted.map((t) => ({ tag: t.tag, phase: t.phase, failedBlockingJobs: blockingJobsOf(t.results, true).map(mk) }));
+    const streak = rejectionStreak(tags);
+    const inStreak = new Set(streak.rejected.map((t) => t.tag));
+    const timeOf = (t: (typeof tags)[number] | undefined) => {
+      const secs = t ? tagTime(t) : null;
+      return secs === null ? null : iso(secs);
+    };
     streams.push({
       name,
       fetchedAt: view.fetchedAt,
@@ -158,7 +166,12 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
       latest: view.latest ? { tag: view.latest.tag, phase: view.latest.phase, pullSpec: view.latest.pullSpec } : null,
       lastAccepted: view.lastAccepted ? { tag: view.lastAccepted.tag } : null,
       blockingJobs: view.latest ? blockingJobsOf(view.latest.results).map(mk) : [],
-      rejected: view.rejectedSinceAccepted.map((t) => ({ tag: t.tag, phase: t.phase, failedBlockingJobs: blockingJobsOf(t.results, true).map(mk) })),
+      rejected,
+      rejectedInARow: streak.rejected.length,
+      rejectedSince: timeOf(streak.rejected.at(-1)),
+      lastAcceptedAt: timeOf(streak.lastAccepted),
+      failingBlockingJobs: failingJobsOfStreak(rejected.filter((r) => inStreak.has(r.tag)).map((r) => r.failedBlockingJobs)),
+      summary: '',
     });
   }
   const joined = await runsForUrls(db, streamJobs.map((s) => s.url).filter(Boolean));
@@ -184,7 +197,15 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
   for (const [job, runId] of streamRunIds) job.failingTests = finish(failing.get(runId));
 
   const gates = work.map((w) => ({ ...w.gate, summary: gateSummary(w.gate) }));
-  return { at: iso(at), summary: overallSummary(gates, streams), blockedGates: gates.filter((g) => g.blocked).map((g) => g.name), gates, releaseStreams: streams };
+  for (const s of streams) s.summary = streamSummary(s);
+  return {
+    at: iso(at),
+    summary: overallSummary(gates, streams),
+    blockedGates: gates.filter((g) => g.blocked).map((g) => g.name),
+    rejectedStreams: streams.filter((s) => s.rejectedInARow > 0).map((s) => s.name),
+    gates,
+    releaseStreams: streams,
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
 // Database totals and ingest freshness: `buildcop stats`, /api/stats, the home page's freshness line.
 import type { Database } from '../store/db';
-import { prismaFor } from '../store/prisma';
 import { passWarnings } from './ingestLog';
 
 export interface Stats {
@@ -27,6 +26,8 @@ export interface Stats {
 const iso = (s: number | bigint | null | undefined) => (s ? new Date(Number(s) * 1000).toISOString() : null);
 
 export async function getStats(db: Database): Promise<Stats> {
+  // Prisma's client takes most of a second to load: only the commands that count pay for it
+  const { prismaFor } = await import('../store/prisma');
   const prisma = prismaFor(db);
   const [byState, totals, jobs, tests, signatures, pendingRuns, last, lastOk] = await Promise.all([
     prisma.run.groupBy({ by: ['state'], _count: { _all: true }, orderBy: { state: 'asc' } }),

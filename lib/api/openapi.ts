@@ -86,20 +86,42 @@ const jobDetail = obj({
   name: str(), type: str(), window: str(), from: iso(), to: iso(), runsCount: int(), passRate: nullable(num()),
   daily: arr(obj({ day: str(), runs: int(), success: int(), failure: int(), error: int(), aborted: int(), passRate: nullable(num()) })),
   runs: arr(obj({
-    buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str(), payload: str(),
-    passed: int(), failed: int(), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
+    buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str('the commit under test: a presubmit\'s pull head'), payload: str(),
+    passed: int(), failed: int('failed tests, ci-operator wrapper tests (ignoreTests) left out'), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
+    wrapperFailed: int('wrapper tests that failed (not counted in failed)'), wrapperFlaked: int(),
   })),
   pending: arr(obj({ buildId: str(), state: str(), started: iso(), url: str(), lastError: str('why the last try could not take it'), listed: bool('Deck listed it in the latest ingest pass'), lastListed: iso() })),
   topTests: arr(obj({ test: str(), id: str(), failedRuns: int(), flakedRuns: int(), runs: int(), classification })),
+  grid: obj({
+    columns: arr(obj({ buildId: str(), started: iso(), state: str(), url: str() })),
+    rows: arr(obj({
+      test: str(), id: str(), failed: int(), flaked: int(),
+      cells: arr(obj({ outcome: { type: 'string', enum: ['failed', 'flaked', 'passed', 'none'], description: 'none: the run did not execute the test' }, message: str('the start of the failure text') }, ['outcome'])),
+    })),
+    totalRows: int('tests that failed or flaked in the columns (rows holds at most 200)'),
+  }),
 });
 
-const runTest = obj({ test: str(), id: str(), message: str(), signature: nullable(obj({ id: str(), text: str() })) });
+const runTestFields = {
+  test: str(), id: str(), message: str(), signature: nullable(obj({ id: str(), text: str() })),
+  junit: nullable(str('the junit file that held the failure, relative to the run folder')), junitUrl: nullable(str()),
+};
+const runTest = obj(runTestFields);
 const runDetail = obj({
   job: str(), buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), artifacts: str(), artifactsUrl: str(),
-  refs: obj({ pull: nullable(int()), baseRef: str(), commit: str(), detail: { type: 'object' } }, ['pull', 'baseRef', 'commit']),
-  payload: nullable(str()), counts: obj({ passed: int(), failed: int(), flaked: int(), skipped: int() }),
+  links: obj({
+    buildLog: nullable(str('build-log.txt')), stepLogs: arr(obj({ step: str('<test>/<step>'), file: str(), url: str() })), junit: arr(obj({ file: str(), url: str() })),
+  }),
+  refs: obj({ pull: nullable(int()), baseRef: str(), commit: str('a presubmit\'s pull head'), pullUrl: nullable(str()), detail: { type: 'object' } }, ['pull', 'baseRef', 'commit']),
+  payload: nullable(str()),
+  counts: obj({
+    passed: int(), failed: int('ci-operator wrapper tests (ignoreTests) left out'), flaked: int(), skipped: int(),
+    wrapperFailed: int(), wrapperFlaked: int(), wrapperPassed: int(),
+  }),
   installFailure: nullable({ type: 'object', properties: { steps: arr(str()) } }), promote: nullable({ type: 'object' }), resultsFrom: nullable(str()), incomplete: bool(),
-  failedTests: arr(runTest), flakedTests: arr(runTest), parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
+  failedTests: arr(runTest), flakedTests: arr(runTest),
+  wrapperTests: arr(obj({ ...runTestFields, outcome: { type: 'string', enum: ['failed', 'flaked'] }, stepLog: nullable(str('the failing step\'s log, relative to the run folder')) })),
+  parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
 });
 
 const searchResult = obj({
@@ -156,10 +178,15 @@ const promotion = obj({
       failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
     }, ['job', 'kind'])),
   }, ['name', 'blocked', 'jobs'])),
+  rejectedStreams: arr(str('release streams whose latest payloads were rejected')),
   releaseStreams: arr(obj({
     name: str(), latest: nullable(obj({ tag: str(), phase: str() })), lastAccepted: nullable(obj({ tag: str() })),
     blockingJobs: arr(obj({ name: str(), state: str(), url: str(), failingTests: arr(obj({ test: str() })) }, ['name', 'state'])),
-  }, ['name'])),
+    rejectedInARow: int('payloads rejected in a row at the head (the newest still being verified passed over); 0: the stream blocks nothing'),
+    rejectedSince: nullable(iso('when the oldest payload of that streak was created')), lastAcceptedAt: nullable(iso('when the last accepted payload was created')),
+    failingBlockingJobs: arr(obj({ name: str(), payloads: int('payloads of the streak it failed'), latest: { type: 'object', description: 'its failure in the newest of them (as blockingJobs)' } })),
+    summary: str('one line a buildcop can paste'),
+  }, ['name', 'rejectedInARow'])),
 });
 
 const bugLinkBody = {

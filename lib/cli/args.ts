@@ -32,3 +32,11 @@ export function parseDuration(s: string): number {
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/**
+ * The line a list ends with when it shows fewer than it has: "(100 of 184 tests; --limit 184 shows
+ * them all)". Empty when everything is shown.
+ */
+export function shownOf(shown: number, total: number, what: string, more: string): string {
+  return shown < total ? `(${shown} of ${total} ${what}; ${more})` : '';
+}

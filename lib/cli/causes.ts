@@ -7,7 +7,6 @@ import { parse, printJson, UsageError } from './args';
 import type { Command } from './command';
 
 export const causesCommand: Command = {
-  summary: 'the causes of the window (failure signatures, install and setup failures), most runs taken down first',
   usage: `Usage: buildcop causes [--window 24h|3d|7d|14d] [--at ISO] [--job REGEX] [--release 4.2] [--limit N] [--json]
 A cause's verdict (regression, broken, flaky, fixed, failing) is judged over runs on the 14 days before --at.`,
   async run(argv) {
@@ -27,7 +26,6 @@ A cause's verdict (regression, broken, flaky, fixed, failing) is judged over run
 };
 
 export const signatureCommand: Command = {
-  summary: 'one failure signature: its text and an example, its tests, runs per day, jobs, bugs',
   usage: 'Usage: buildcop signature ID [--window 7d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, { window: { type: 'string' }, at: { type: 'string' } }, true);

@@ -5,15 +5,16 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
-import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile } from '../store/db';
+import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile, type Database } from '../store/db';
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
+import { placeDemoConfig, placedConfigMessage } from './demoConfig';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,22 +69,37 @@ async function startReplay(end: Date): Promise<{ server: ReplayServer; dir: stri
   }
 }
 
-/** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
-function resetIfOtherWorld(dbUrl: string, world: string): void {
-  let previous: { world?: string; db?: string } = {};
+interface DemoState {
+  world?: string;
+  db?: string;
+  /** digest of the ./buildcop.config.json the demo wrote (see demoConfig.ts) */
+  config?: string;
+}
+
+function readState(): DemoState {
   try {
-    previous = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as typeof previous;
+    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as DemoState;
   } catch {
-    /* first demo run */
+    return {}; // first demo run
   }
+}
+
+/** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
+function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): void {
   if (process.env.DATABASE_URL || dbUrl !== DEFAULT_SQLITE_URL || !previous.world || previous.world === world || previous.db !== dbUrl) return;
   const file = sqliteFile(dbUrl);
   log(`the demo database holds the sample world of ${previous.world}; rebuilding it for ${world}`);
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
 }
 
+/** The configured alerts after a pass (their code is loaded only when some are configured). */
+async function alertsAfter(config: Config, db: Database): Promise<void> {
+  if (!config.alerts?.length) return;
+  const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
+  log(formatAlertSummary(await alertAfterPass({ config, db })));
+}
+
 export const demoCommand: Command = {
-  summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)',
   usage: `Usage: buildcop demo [--port P]
 
 Generates the sample world ending this hour, serves it as Prow/GCS would (port $BUILDCOP_REPLAY_PORT,
@@ -99,15 +115,19 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     const { server, dir } = await startReplay(end);
     log(`replay of ${path.basename(dir)} at ${server.url}`);
     writeReplayConfig(dir, server.url, CONFIG_FILE, { ingest: { since: DEMO_SINCE } });
+    const previous = readState();
+    const placed = placeDemoConfig(CONFIG_FILE, process.cwd(), previous.config);
+    log(placedConfigMessage(placed, CONFIG_FILE));
 
     const dbUrl = databaseUrl(values.db);
-    resetIfOtherWorld(dbUrl, path.basename(dir));
+    resetIfOtherWorld(dbUrl, path.basename(dir), previous);
     const config = loadConfig(CONFIG_FILE);
     let db = await openDatabase(dbUrl);
-    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl }, null, 2));
+    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl, config: placed.digest }, null, 2));
     log(`ingesting into ${dbUrl}`);
     const summary = await ingestPass({ config, db, progress: createProgress(process.stderr, false) });
     log(formatSummary(summary));
+    await alertsAfter(config, db);
     await closeDatabase(db); // next start opens its own connection; the periodic ingest reopens
 
     if (buildIsStale()) {
@@ -131,6 +151,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
         db = await openDatabase(dbUrl);
         const s = await ingestPass({ config, db });
         if (s.runsNew || s.runsUpdated) log(formatSummary(s));
+        await alertsAfter(config, db);
       } catch (e) {
         log(`periodic ingest failed: ${(e as Error).message}`);
       }

@@ -6,7 +6,6 @@ import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
 export const ingestCommand: Command = {
-  summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database',
   usage: `Usage: buildcop ingest [--config FILE] [--db URL] [--once | --interval 5m] [--since 90d] [--quiet] [--json]
 
 Reads <prow.url>/data.js (or /prowjobs.js), downloads each new finished run's artifacts from GCS
@@ -14,7 +13,8 @@ and stores its test results. --once (the default) runs one pass; --interval repe
 --since (else the configuration's ingest.since) also backfills the builds of the GCS job folders
 started that long before Deck's newest run (periodic and postsubmit builds under logs/<job>/,
 presubmits through pr-logs/directory/<job>/); at most "retention" (default 90d), which each pass
-prunes runs beyond.
+prunes runs beyond. After each pass, the configured "alerts" receivers are told of new events
+(gate-blocked, stream-rejected, new-regression, new-cause), each once.
 Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
 be read, the database refused runs (a full disk, say: the pass is recorded as failed) or the
 configuration is invalid.`,
@@ -31,8 +31,12 @@ configuration is invalid.`,
       try {
         const summary = await ingestPass({ config, db, progress, morePasses: interval > 0, since: values.since });
         for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);
-        if (values.json) printJson(summary);
-        else process.stdout.write(`${formatSummary(summary)}\n`);
+        // alerts of what stands after the pass: a short deadline, never a failure of the pass (loaded
+        // only when configured: it brings the answers' code)
+        const alerting = config.alerts?.length ? await import('../alerts/afterPass') : undefined;
+        const alerts = alerting ? await alerting.alertAfterPass({ config, db }) : undefined;
+        if (values.json) printJson(alerts ? { ...summary, alerts } : summary);
+        else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
         if (summary.status !== 'ok') {
           process.stderr.write(`ingest: pass failed: ${summary.message}${interval ? `; next pass in ${values.interval}` : ''}\n`);
           if (!interval) return 1;

@@ -33,7 +33,6 @@ export async function startSampleReplay(opts: { world?: string; end?: Date; port
 }
 
 export const replayCommand: Command = {
-  summary: 'serve the bundled sample world in the real services\' URL shapes (Deck, GCS, trackers)',
   usage: `Usage: buildcop replay [--port P] [--world DIR | --end ISO] [--write-config FILE] [--compress-file-types LIST] [--deck-window 15d]
 
 Serves a recorded CI world (generated into data/ on first use) as Deck, GCS, Bugzilla, Jira,
@@ -57,7 +56,6 @@ lists the runs started that long before the world's end (default 15d, the whole 
 };
 
 export const worldCommand: Command = {
-  summary: 'generate the sample world (deterministic) into a folder',
   usage: 'Usage: buildcop world [--out DIR] [--end ISO]   (default: data/world-<hour>-v<N>, end = this hour)',
   async run(argv) {
     const { values } = parse(argv, { out: { type: 'string' }, end: { type: 'string' } } as const);

@@ -182,6 +182,36 @@ function failedInstallSteps(results: TestResult[]): string[] | undefined {
   return steps;
 }
 
+/** failedIn holds at most this many tests: a mass failure would otherwise make meta megabytes. */
+export const MAX_FAILED_IN = 500;
+
+/**
+ * Which junit file held each failure (the run page links to it): the files read, and the file of each
+ * failed or flaked test's first failure (none for a failure known from a build log only).
+ */
+export function junitSources(
+  junits: { path: string; cases: RawCase[] }[],
+  results: TestResult[],
+  names: TestNames,
+): { junit: string[] | undefined; failedIn: Record<string, number> | undefined } {
+  if (!junits.length) return { junit: undefined, failedIn: undefined };
+  const junit = junits.map((j) => j.path);
+  const failing = new Set<string>();
+  for (const r of results) if (r.outcome === 'failed' || r.outcome === 'flaked') failing.add(r.name);
+  const failedIn: Record<string, number> = {};
+  let n = 0;
+  for (let f = 0; f < junits.length && n < MAX_FAILED_IN; f++) {
+    for (const c of junits[f].cases) {
+      if (c.result !== 'failed') continue;
+      const name = names.kept(c.name);
+      if (!failing.has(name) || Object.hasOwn(failedIn, name)) continue;
+      failedIn[name] = f;
+      if (++n >= MAX_FAILED_IN) break;
+    }
+  }
+  return { junit, failedIn: n ? failedIn : undefined };
+}
+
 /**
  * What Deck's record of a build found in its GCS folder would say (see ProwRun.fromGcs): the ProwJob
  * of prowjob.json, as Deck lists it; else started.json and finished.json. Its identity stays the
@@ -268,7 +298,8 @@ export function assembleRun(
   const incomplete = files.some((f) => 'error' in f && !f.overCap);
   // One object shape for every run (V8 recompiled this function for each new one); what is left
   // undefined is not stored (JSON drops it). storeBatch sets readAttempts.
-  const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined };
+  const { junit, failedIn } = junitSources(junits, results, names);
+  const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined, junit, failedIn };
 
   return {
     job: run.job,

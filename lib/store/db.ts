@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg, { type Pool, type PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { migrate, type Migration } from './migrate';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -276,7 +276,9 @@ async function openSqlite(url: string): Promise<Database> {
   return new SqliteDb(url, db);
 }
 
-function openPostgres(url: string): Database {
+async function openPostgres(url: string): Promise<Database> {
+  // loaded only for PostgreSQL: a SQLite CLI call does not pay for node-postgres
+  const { default: pg } = await import('pg');
   // bigint (20) and numeric (1700) arrive as strings by default; our values fit a double.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));
@@ -299,7 +301,7 @@ export function openDatabase(explicitUrl?: string, migrations?: Migration[]): Pr
   let p = opened.get(url);
   if (!p) {
     p = (async () => {
-      const db = dialectOf(url) === 'sqlite' ? await openSqlite(url) : openPostgres(url);
+      const db = dialectOf(url) === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
       try {
         await migrate(db, migrations);
       } catch (e) {

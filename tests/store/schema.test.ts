@@ -61,7 +61,7 @@ describeEachDatabase('migrations', (kind) => {
   it('create every table of the schema on a fresh database, the same on both engines', async () => {
     const got = await columns(kind);
     expect(Object.keys(got).sort()).toEqual(
-      ['_prisma_migrations', 'backfill_cursor', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'run', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
+      ['_prisma_migrations', 'alert_event', 'backfill_cursor', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'run', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
     );
     if (kind === 'postgres') expect(got).toEqual(await columns('sqlite'));
   });

@@ -7,7 +7,6 @@ import { daysBetween, flatParams, hrefWith, pct, segment, shortTime, type Search
 import { requestOrigin } from '@/app/components/origin';
 import { pageData } from '@/app/components/pageData';
 import QueryError from '@/app/components/QueryError';
-import { bugComment } from '@/app/components/test/bugComment';
 import CopyBugComment from '@/app/components/test/CopyBugComment';
 import PermanentLink from '@/app/components/test/PermanentLink';
 import { loadTest, testPermalink } from '@/app/components/test/loadTest';
@@ -15,6 +14,9 @@ import SignaturesList from '@/app/components/test/SignaturesList';
 import TestRunsTable from '@/app/components/test/TestRunsTable';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
+import { testCommentInput } from '@/lib/answers/testComment';
+import { bugComments } from '@/lib/bugs/comment';
+import { getConfig } from '@/lib/server/context';
 
 interface Props {
   params: Promise<{ id: string }>;
@@ -101,7 +103,7 @@ export default async function TestPage({ params, searchParams }: Props) {
           {d.isNew && <span className="mark-new">new</span>}
         </h2>
         <Evidence evidence={d.evidence} />
-        <CopyBugComment markdown={bugComment(d, permalink)} permalink={permalink} />
+        <CopyBugComment comments={bugComments(getConfig(), testCommentInput(d, permalink))} permalink={permalink} />
         <p className="small">
           Permanent link: <PermanentLink href={permalink} />
         </p>
@@ -147,7 +149,7 @@ export default async function TestPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Failed and flaked runs ({d.runs.length})</h2>
-        <TestRunsTable runs={d.runs} />
+        <TestRunsTable runs={d.runs} config={getConfig()} />
       </section>
     </article>
   );

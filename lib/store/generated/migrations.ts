@@ -22,6 +22,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201214232_ingest_pass_runs_not_stored",
       "sql": "-- AlterTable (written as ADD COLUMN: Prisma generates a rebuild of the table, which SQLite does not\n-- need for a column with a constant default; the resulting schema is the same)\nALTER TABLE \"ingest_pass\" ADD COLUMN \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
+    },
+    {
+      "name": "20261201224024_alert_events",
+      "sql": "-- CreateTable\nCREATE TABLE \"alert_event\" (\n    \"id\" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,\n    \"receiver\" TEXT NOT NULL,\n    \"kind\" TEXT NOT NULL,\n    \"event_key\" TEXT NOT NULL,\n    \"body\" TEXT NOT NULL,\n    \"created_at\" BIGINT NOT NULL,\n    \"attempts\" INTEGER NOT NULL DEFAULT 0,\n    \"next_try\" BIGINT NOT NULL DEFAULT 0,\n    \"sent_at\" BIGINT,\n    \"last_error\" TEXT NOT NULL DEFAULT ''\n);\n\n-- CreateIndex\nCREATE INDEX \"alert_event_sent_at_next_try_idx\" ON \"alert_event\"(\"sent_at\", \"next_try\");\n\n-- CreateIndex\nCREATE UNIQUE INDEX \"alert_event_receiver_event_key_key\" ON \"alert_event\"(\"receiver\", \"event_key\");\n"
     }
   ],
   "postgres": [
@@ -44,6 +48,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261201214238_ingest_pass_runs_not_stored",
       "sql": "-- AlterTable\nALTER TABLE \"ingest_pass\" ADD COLUMN     \"runs_not_stored\" INTEGER NOT NULL DEFAULT 0;\n"
+    },
+    {
+      "name": "20261201224039_alert_events",
+      "sql": "-- CreateTable\nCREATE TABLE \"alert_event\" (\n    \"id\" SERIAL NOT NULL,\n    \"receiver\" TEXT NOT NULL,\n    \"kind\" TEXT NOT NULL,\n    \"event_key\" TEXT NOT NULL,\n    \"body\" TEXT NOT NULL,\n    \"created_at\" BIGINT NOT NULL,\n    \"attempts\" INTEGER NOT NULL DEFAULT 0,\n    \"next_try\" BIGINT NOT NULL DEFAULT 0,\n    \"sent_at\" BIGINT,\n    \"last_error\" TEXT NOT NULL DEFAULT '',\n\n    CONSTRAINT \"alert_event_pkey\" PRIMARY KEY (\"id\")\n);\n\n-- CreateIndex\nCREATE INDEX \"alert_event_sent_at_next_try_idx\" ON \"alert_event\"(\"sent_at\", \"next_try\");\n\n-- CreateIndex\nCREATE UNIQUE INDEX \"alert_event_receiver_event_key_key\" ON \"alert_event\"(\"receiver\", \"event_key\");\n"
     }
   ]
 };

@@ -3,11 +3,11 @@ import type { NextRequest } from 'next/server';
 import { jobDetail, parseJobsQuery } from '@/lib/answers/jobs';
 import { segment } from '@/app/components/format';
 import { handle, params } from '@/lib/server/api';
-import { getDb } from '@/lib/server/context';
+import { getConfig, getDb } from '@/lib/server/context';
 
 export async function GET(req: NextRequest, ctx: { params: Promise<{ name: string }> }) {
   return handle(async () => {
     const q = parseJobsQuery(params(req));
-    return jobDetail(await getDb(), segment((await ctx.params).name), q);
+    return jobDetail(await getDb(), segment((await ctx.params).name), q, getConfig());
   });
 }
