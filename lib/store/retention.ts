@@ -1,6 +1,7 @@
 // What `retention` removes in each pass: runs that started before its cutoff, with everything that
 // hangs off them. One function, so tables that summarise runs (rollups) are pruned in the same place.
 import type { Sql } from './db';
+import { dropEmptyRollups, rollUp } from './rollups';
 
 export interface Pruned {
   runs: number;
@@ -14,8 +15,16 @@ export interface Pruned {
  * first time a run showed them.
  */
 export async function pruneRunsBefore(sql: Sql, cutoff: number): Promise<Pruned> {
-  return sql.tx(async (tx) => ({
-    runs: await tx.run('DELETE FROM run WHERE started < ?', [cutoff]),
-    pendingRuns: await tx.run('DELETE FROM pending_run WHERE started < ?', [cutoff]),
-  }));
+  return sql.tx(async (tx) => {
+    const ids = (await tx.rows('SELECT id FROM run WHERE started < ?', [cutoff])).map(([id]) => Number(id));
+    // the rollups first, while the runs' outcomes are there to say what to take away
+    if (ids.length) {
+      await rollUp(tx, ids, -1);
+      await dropEmptyRollups(tx);
+    }
+    return {
+      runs: await tx.run('DELETE FROM run WHERE started < ?', [cutoff]),
+      pendingRuns: await tx.run('DELETE FROM pending_run WHERE started < ?', [cutoff]),
+    };
+  });
 }

@@ -8,6 +8,7 @@ import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
 import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
+import { rollUp } from './rollups';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
 /** Raw failure text kept per outcome (the normalised text lives once on the signature). */
@@ -144,6 +145,8 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   for (const i of fresh) runIds[i] = byKey.get(`${rows[i][0]}/${rows[i][1]}`);
   for (let i = 0; i < runs.length; i++) {
     if (runIds[i] !== undefined) continue;
+    const old = await sql.get<{ id: number }>('SELECT id FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
+    if (old) await rollUp(sql, [old.id], -1);
     await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
     runIds[i] = (await sql.get<{ id: number }>(`${RUN_INSERT} ${RUN_TUPLE} RETURNING id`, rows[i]))!.id;
   }
@@ -156,6 +159,7 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   }
   await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
   await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
+  await rollUp(sql, runIds as number[], 1);
   const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
   await onPendingRows(sql, cleared, (where) => `DELETE FROM pending_run WHERE ${where}`);
 }

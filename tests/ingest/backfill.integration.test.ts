@@ -2,6 +2,7 @@
 // Deck. `ingest --once --since 15d` stores every finished run as a Deck-listed one would be stored,
 // a second pass changes nothing, a kill -9 and a restart end the same, first_seen is the first day,
 // a shorter --since reads only what it covers, and builds still running are kept pending.
+import { expectRollupsExact } from '../helpers/rollups';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -74,6 +75,7 @@ describeEachDatabase('backfill of the sample world from GCS', (kind) => {
     db = await open(target);
     const stats = await getStats(db);
     expect([stats.runs, stats.runsByState, stats.pendingRuns, stats.tests]).toEqual([truth.runs.finished, truth.runs.byState, truth.runs.pending, truth.tests]);
+    await expectRollupsExact(db);
     expect([stats.testResults, stats.failures, stats.flakes]).toEqual([truth.testResults.total, truth.testResults.failed, truth.testResults.flaked]);
     expect((await ingestLog(db, { limit: 5 })).passes).toEqual([expect.objectContaining({ status: 'ok', runsNew: truth.runs.finished, runsBackfilled: old.length, runsPruned: 0 })]);
     // the same rows as when Deck listed everything: runs, outcomes, signatures (in the same order), pending runs

@@ -11,6 +11,7 @@ import { runDetail } from '../../lib/answers/runDetail';
 import { iso } from '../../lib/history/window';
 import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { openDatabase } from '../../lib/store/db';
+import { expectRollupsExact } from '../helpers/rollups';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -234,6 +235,8 @@ describe('a run with a file that cannot be downloaded', () => {
       const done = await stored();
       expect([done.incomplete, done.readAttempts, done.parseErrors]).toEqual([undefined, undefined, 0]);
       expect((await ingestPass({ config, db })).runsUpdated).toBe(0);
+      // the run was replaced three times: each took its earlier version out of the rollups
+      await expectRollupsExact(db);
     } finally {
       await closeDatabase(db);
       await server.close();
