@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { causes, collapseMassFailures, parseCausesQuery } from '@/lib/answers/causes';
 import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
 import { getStats } from '@/lib/answers/stats';
-import { loadJobs } from '@/lib/history/windowData';
+import { loadJobs } from '@/lib/history/jobs';
 import { getConfig, getDb } from '@/lib/server/context';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';

@@ -4,7 +4,8 @@
 // home page's "Top causes" call causes(); the hot list uses massCauseOf() to fold a mass failure's
 // tests into its cause's row.
 import { INSTALL_OR_SETUP_TEST, ignoreMatcher } from '../parse/variants';
-import { loadWindow, type JobFilter } from '../history/windowData';
+import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
+import { causeJobDays, causeSeen, causeTests, causeTotals } from '../history/causeWindow';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
 import { compileRegex } from '../patterns';
@@ -59,9 +60,10 @@ export interface Cause {
   /** its first occurrence in all stored history, and its latest up to `at` */
   firstSeen: string;
   lastSeen: string;
-  /** many tests fail with it in each of its runs (median of at least 20): a mass failure */
+  /** many tests fail with it in each of its runs (on average at least 20): a mass failure */
   mass: boolean;
-  medianTestsPerRun: number;
+  /** tests failing with it per run it appeared in, on average (every job) */
+  testsPerRun: number;
   classification: Classification;
   evidence: Record<string, unknown>;
   examples: CauseExample[];
@@ -81,59 +83,41 @@ export interface Causes {
   massCauses: string[];
 }
 
-interface Tally {
-  sig: number;
-  failedRuns: Set<number>;
-  flakedRuns: Set<number>;
-  tests: Map<number, number>;
-  jobs: Set<number>;
-  perRun: Map<number, number>;
-  last: number;
-}
+/** Candidates looked at per cause shown: a cause whose tests are all wrapper tests is passed over. */
+const OVERFETCH = 3;
 
 export async function causes(db: Database, q: CausesQuery, opts: { ignoreTests?: string[] } = {}): Promise<Causes> {
   const span = windowSpan(q.window, q.at);
-  const w = await loadWindow(db, span, q);
+  const jobList = await loadJobs(db);
+  const allowed = filterJobs(jobList, q);
+  const jobName = new Map(jobList.map((j) => [j.id, j.name]));
   const ignored = ignoreMatcher(opts.ignoreTests);
-  const o = w.outcomes;
-  const testIds = new Set<number>();
-  for (let i = 0; i < o.length; i++) if (o.started[i] >= span.from) testIds.add(o.testId[i]);
-  const names = await testNames(db, [...testIds]);
-
-  const tallies = new Map<number, Tally>();
-  for (let i = 0; i < o.length; i++) {
-    const sig = o.signatureId[i];
-    if (sig < 0 || o.started[i] < span.from) continue;
-    const name = names.get(o.testId[i])?.name ?? '';
-    if (ignored(name)) continue;
-    let t = tallies.get(sig);
-    if (!t) tallies.set(sig, (t = { sig, failedRuns: new Set(), flakedRuns: new Set(), tests: new Map(), jobs: new Set(), perRun: new Map(), last: 0 }));
-    if (o.outcome[i] === 1) t.failedRuns.add(o.runId[i]);
-    else t.flakedRuns.add(o.runId[i]);
-    t.tests.set(o.testId[i], (t.tests.get(o.testId[i]) ?? 0) + 1);
-    t.jobs.add(o.jobId[i]);
-    t.perRun.set(o.runId[i], (t.perRun.get(o.runId[i]) ?? 0) + 1);
-    if (o.started[i] > t.last) t.last = o.started[i];
-  }
-  for (const t of tallies.values()) for (const r of t.failedRuns) t.flakedRuns.delete(r);
-  const medianOf = (t: Tally) => {
-    const perRun = [...t.perRun.values()].sort((a, b) => a - b);
-    return perRun.length ? perRun[Math.floor(perRun.length / 2)] : 0;
+  const [totals, all] = await Promise.all([causeTotals(db, span.from, span.to, allowed), allowed ? causeTotals(db, span.from, span.to, null) : undefined]);
+  const everyJob = all ?? totals;
+  // a mass failure: many tests fail with it in each run it takes down (a property of the cause, over every job)
+  const perRun = (sig: number) => {
+    const c = everyJob.get(sig);
+    return c && c.runs + c.flakedRuns ? c.outcomes / (c.runs + c.flakedRuns) : 0;
   };
-  const ranked = [...tallies.values()].sort((a, b) => b.failedRuns.size - a.failedRuns.size || b.tests.size - a.tests.size || b.flakedRuns.size - a.flakedRuns.size || a.sig - b.sig);
-  const shown = ranked.slice(0, q.limit);
-  const ids = shown.map((t) => t.sig);
-  const massIds = ranked.filter((t) => medianOf(t) >= RULES.massFailureTests).map((t) => t.sig);
-  const [sigs, verdicts, firsts] = await Promise.all([
-    signatureInfo(db, [...new Set([...ids, ...massIds])]),
-    causeVerdictsAt(db, q.at, ids),
-    selectIn<{ signature_id: number; first: number }>(db, (p) => `SELECT signature_id, MIN(started) AS first FROM test_outcome WHERE signature_id IN (${p}) GROUP BY signature_id`, ids),
+  const ranked = [...totals].filter(([, c]) => c.runs + c.flakedRuns > 0).sort((a, b) => b[1].runs - a[1].runs || b[1].flakedRuns - a[1].flakedRuns || a[0] - b[0]);
+  const candidates = ranked.slice(0, q.limit * OVERFETCH).map(([sig]) => sig);
+  const tests = await causeTests(db, candidates, span.from, span.to);
+  const testIds = new Set<number>();
+  for (const m of tests.values()) for (const t of m.keys()) testIds.add(t);
+  const names = await testNames(db, [...testIds]);
+  const nameOf = (t: number) => names.get(t)?.name ?? '';
+  const kept = candidates.filter((sig) => [...(tests.get(sig)?.keys() ?? [])].some((t) => !ignored(nameOf(t)))).slice(0, q.limit);
+  const massIds = ranked.filter(([sig]) => perRun(sig) >= RULES.massFailureTests).map(([sig]) => sig);
+  const [sigs, verdicts, seen, jobDays] = await Promise.all([
+    signatureInfo(db, [...new Set([...kept, ...massIds])]),
+    causeVerdictsAt(db, q.at, kept),
+    causeSeen(db, kept, span.to),
+    causeJobDays(db, kept, span.from, span.to),
   ]);
-  const firstSeen = new Map(firsts.map((r) => [r.signature_id, Number(r.first)]));
-  const examples = await examplesOf(db, shown);
-  const bugs = await signatureBugs(db, [...sigs.values()].map((s) => s.hash));
+  const examples = await examplesOf(db, kept, span.to);
+  const bugs = await signatureBugs(db, kept.map((sig) => sigs.get(sig)!.hash));
   // a cause of one test: that test's bugs are the cause's too (a bug names the test more often than it quotes the text)
-  const single = shown.filter((t) => t.tests.size === 1).map((t) => ({ sig: sigs.get(t.sig)!.hash, test: names.get([...t.tests.keys()][0])?.hash ?? '' }));
+  const single = kept.filter((sig) => tests.get(sig)?.size === 1).map((sig) => ({ sig: sigs.get(sig)!.hash, test: names.get([...tests.get(sig)!.keys()][0])?.hash ?? '' }));
   const testBugs = await bugsForTests(db, single.map((x) => x.test));
   for (const { sig, test } of single) {
     const list = bugs.get(sig) ?? [];
@@ -141,34 +125,36 @@ export async function causes(db: Database, q: CausesQuery, opts: { ignoreTests?:
     bugs.set(sig, list);
   }
 
-  const out: Cause[] = shown.map((t) => {
-    const sig = sigs.get(t.sig)!;
-    const testList = [...t.tests].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const out: Cause[] = kept.map((sig) => {
+    const info = sigs.get(sig)!;
+    const c = totals.get(sig)!;
+    const testList = [...(tests.get(sig) ?? [])].filter(([t]) => !ignored(nameOf(t))).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const kindOf = (): CauseKind => {
-      const all = testList.map(([id]) => names.get(id)?.name ?? '');
+      const all = testList.map(([t]) => nameOf(t));
       if (all.every((n) => /^install should succeed|cluster install/i.test(n))) return 'install';
       if (all.every((n) => INSTALL_OR_SETUP_TEST.test(n))) return 'setup';
       return 'signature';
     };
-    const median = medianOf(t);
-    const v = verdicts.get(t.sig);
+    const v = verdicts.get(sig);
+    const s = seen.get(sig);
+    const jobs = new Set(jobDays.filter(([js, j, , r, f]) => js === sig && r + f > 0 && (!allowed || allowed.has(j))).map(([, j]) => jobName.get(j) ?? ''));
     return {
-      id: sig.hash,
-      text: sig.text,
+      id: info.hash,
+      text: info.text,
       kind: kindOf(),
-      runs: t.failedRuns.size,
-      flakedRuns: t.flakedRuns.size,
-      tests: t.tests.size,
-      jobs: [...t.jobs].map((j) => w.jobs.get(j)?.name ?? '').sort(),
-      firstSeen: iso(firstSeen.get(t.sig) ?? t.last),
-      lastSeen: iso(t.last),
-      mass: median >= RULES.massFailureTests,
-      medianTestsPerRun: median,
+      runs: c.runs,
+      flakedRuns: c.flakedRuns,
+      tests: testList.length,
+      jobs: [...jobs].sort(),
+      firstSeen: iso(s?.first ?? span.from),
+      lastSeen: iso(s?.last ?? span.from),
+      mass: perRun(sig) >= RULES.massFailureTests,
+      testsPerRun: Math.round(perRun(sig) * 10) / 10,
       classification: v?.classification ?? 'failing',
       evidence: v?.evidence ?? { summary: 'no occurrence in the 14 days before this time' },
-      examples: examples.get(t.sig) ?? [],
-      bugs: bugs.get(sig.hash) ?? [],
-      testNames: testList.slice(0, 200).map(([id, runs]) => ({ test: names.get(id)?.name ?? '', id: names.get(id)?.hash ?? '', runs })),
+      examples: examples.get(sig) ?? [],
+      bugs: bugs.get(info.hash) ?? [],
+      testNames: testList.slice(0, 200).map(([t, runs]) => ({ test: nameOf(t), id: names.get(t)?.hash ?? '', runs })),
     };
   });
   const filters: Record<string, string> = {};
@@ -177,17 +163,17 @@ export async function causes(db: Database, q: CausesQuery, opts: { ignoreTests?:
   return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalCauses: ranked.length, causes: out, massCauses: massIds.map((id) => sigs.get(id)!.hash) };
 }
 
-/** The 3 newest failures of each cause, with their raw text. */
-async function examplesOf(db: Database, shown: Tally[]): Promise<Map<number, CauseExample[]>> {
+/** The 3 newest failures of each cause before `to`, with their raw text. */
+async function examplesOf(db: Database, sigIds: number[], to: number): Promise<Map<number, CauseExample[]>> {
   const out = new Map<number, CauseExample[]>();
-  for (const t of shown) {
+  for (const sig of sigIds) {
     const rows = await db.all<{ job: string; build_id: string; url: string; started: number; test: string; message: string }>(
       `SELECT j.name AS job, r.build_id, r.url, o.started, t.name AS test, o.message
        FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id JOIN test t ON t.id = o.test_id
-       WHERE o.signature_id = ? AND o.started <= ? ORDER BY o.started DESC, o.run_id DESC LIMIT 3`,
-      [t.sig, t.last],
+       WHERE o.signature_id = ? AND o.started < ? ORDER BY o.started DESC, o.run_id DESC LIMIT 3`,
+      [sig, to],
     );
-    out.set(t.sig, rows.map((r) => ({ job: r.job, buildId: r.build_id, url: r.url, started: iso(Number(r.started)), test: r.test, message: r.message })));
+    out.set(sig, rows.map((r) => ({ job: r.job, buildId: r.build_id, url: r.url, started: iso(Number(r.started)), test: r.test, message: r.message })));
   }
   return out;
 }

@@ -4,11 +4,11 @@ import type { Database } from '../store/db';
 import { ignoreMatcher, testOwner } from '../parse/variants';
 import { signatureInfo, testNames } from '../store/names';
 import { bugsForTests, markRecurrence, type BugRef } from '../bugs/refs';
-import { addRunCounts, aggregateTests, countFailures, type TestAggregate } from '../history/testCounts';
+import { testTotals } from '../history/rollupWindow';
+import { testWindows, type SparkPoint } from '../history/testWindow';
 import { CLASSIFICATIONS, type Classification } from '../verdicts/verdict';
 import { verdictsAt, type JudgedVerdict } from '../verdicts/judge';
-import { sparkline, type SparkPoint } from './sparkline';
-import { loadWindow, type JobFilter } from '../history/windowData';
+import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
@@ -102,19 +102,22 @@ export interface Hotlist {
 
 export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[] } = {}): Promise<Hotlist> {
   const span = windowSpan(q.window, q.at);
-  const w = await loadWindow(db, span, q);
-  const counts = countFailures(w);
-  const names = await testNames(db, counts.testIds);
+  const jobList = await loadJobs(db);
+  const allowed = filterJobs(jobList, q);
+  const jobName = new Map(jobList.map((j) => [j.id, j.name]));
+  const totals = await testTotals(db, span.from, span.to, allowed);
+  const names = await testNames(db, [...totals.keys()]);
   const ignored = ignoreMatcher(opts.ignoreTests);
   const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
 
-  // Rank every failing test on cheap counts; look closely only at the ones shown.
+  // Rank every failing test on its counts; look closely only at the ones shown.
   const nameOf = (id: number) => names.get(id)?.name ?? '';
-  let ranked = counts.testIds.filter((id) => {
+  const counts = (id: number) => totals.get(id)!;
+  let ranked = [...totals.keys()].filter((id) => {
     const n = nameOf(id);
-    return !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
+    return counts(id).failed + counts(id).flaked > 0 && !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
   });
-  ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
+  ranked.sort((x, y) => counts(y).failed - counts(x).failed || counts(y).flaked - counts(x).flaked || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
   const bugs = await bugsForTests(db, ranked.map((id) => names.get(id)!.hash));
   const hasBug = (id: number) => !!bugs.get(names.get(id)!.hash)?.length;
   const withoutBug = ranked.filter((id) => !hasBug(id)).length;
@@ -131,53 +134,41 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
     ranked = ranked.map((id, i) => ({ id, i, s: score(id) })).sort((x, y) => y.s - x.s || x.i - y.i).map((x) => x.id);
   }
   const total = ranked.length;
-  const aggs = aggregateTests(w, new Set(ranked.slice(0, q.limit)));
-  const page: TestAggregate[] = ranked.slice(0, q.limit).map((id) => aggs.get(id)!);
-  addRunCounts(w, page);
-  const jobsOf = (a: TestAggregate) => [...a.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([id]) => w.jobs.get(id)?.name ?? '').sort();
-
-  const items: HotlistItem[] = [];
+  const page = ranked.slice(0, q.limit);
+  const windows = await testWindows(db, span, page, allowed);
   const sigIds = new Set<number>();
-  const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures' | 'causes'> }[] = [];
-  for (const a of page) {
-    const { name, hash } = names.get(a.testId)!;
-    const v = verdictOf(a.testId);
-    const { first, last } = failureSpan(a);
-    for (const id of a.signatures.keys()) sigIds.add(id);
-    pending.push({
-      a,
-      item: {
-        test: name,
-        id: hash,
-        failedRuns: a.windowFailed,
-        flakedRuns: a.windowFlaked,
-        runs: a.windowRuns,
-        failureRate: a.windowRuns ? Math.round((a.windowFailed / a.windowRuns) * 10000) / 10000 : 0,
-        jobs: jobsOf(a),
-        firstFailure: first === null ? null : iso(first),
-        lastFailure: last === null ? null : iso(last),
-        previousFailedRuns: a.prevFailed,
-        previousFlakedRuns: a.prevFlaked,
-        previousRuns: a.prevRuns,
-        isNew: a.prevFailed + a.prevFlaked === 0,
-        classification: v.classification,
-        evidence: v.evidence,
-        signaturesCount: a.signatures.size,
-        bugs: markRecurrence(bugs.get(hash) ?? [], last),
-        owner: testOwner(name),
-        sparkline: sparkline(w, a),
-      },
-    });
-  }
+  for (const w of windows.values()) for (const id of w.signatures.keys()) sigIds.add(id);
   const sigs = await signatureInfo(db, [...sigIds]);
-  for (const { a, item } of pending) {
-    const signatures = [...a.signatures]
-      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-      .slice(0, 5)
-      .map(([id, count]) => ({ id: sigs.get(id)?.hash ?? String(id), text: sigs.get(id)?.text ?? '', count }));
-    const causes = [...a.signatures].sort((x, y) => y[1] - x[1] || x[0] - y[0]).map(([id, runs]) => ({ id: sigs.get(id)?.hash ?? String(id), runs }));
-    items.push({ ...item, signatures, causes });
-  }
+
+  const items: HotlistItem[] = page.map((id) => {
+    const w = windows.get(id)!;
+    const { name, hash } = names.get(id)!;
+    const v = verdictOf(id);
+    const bySig = [...w.signatures].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    return {
+      test: name,
+      id: hash,
+      failedRuns: w.windowFailed,
+      flakedRuns: w.windowFlaked,
+      runs: w.windowRuns,
+      failureRate: w.windowRuns ? Math.round((w.windowFailed / w.windowRuns) * 10000) / 10000 : 0,
+      jobs: [...w.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([j]) => jobName.get(j) ?? '').sort(),
+      firstFailure: w.first === null ? null : iso(w.first),
+      lastFailure: w.last === null ? null : iso(w.last),
+      previousFailedRuns: w.prevFailed,
+      previousFlakedRuns: w.prevFlaked,
+      previousRuns: w.prevRuns,
+      isNew: w.prevFailed + w.prevFlaked === 0,
+      classification: v.classification,
+      evidence: v.evidence,
+      signatures: bySig.slice(0, 5).map(([sid, count]) => ({ id: sigs.get(sid)?.hash ?? String(sid), text: sigs.get(sid)?.text ?? '', count })),
+      signaturesCount: bySig.length,
+      causes: bySig.map(([sid, runs]) => ({ id: sigs.get(sid)?.hash ?? String(sid), runs })),
+      bugs: markRecurrence(bugs.get(hash) ?? [], w.last),
+      owner: testOwner(name),
+      sparkline: w.sparkline,
+    };
+  });
   const filters: Record<string, string | boolean> = {};
   for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test', 'sort'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
@@ -195,17 +186,4 @@ const NO_RECENT_FAILURE: JudgedVerdict = {
 function severityScore(v: JudgedVerdict): number {
   const s = (v.evidence.severity as { score?: number } | undefined)?.score;
   return s ?? (v.classification === 'regression' || v.classification === 'broken' ? Infinity : -1);
-}
-
-/** The first and last failure or flake of the window (without spreading arrays that can hold 100,000s of runs). */
-function failureSpan(a: TestAggregate): { first: number | null; last: number | null } {
-  let first: number | null = null;
-  let last: number | null = null;
-  for (const list of [a.failedRuns, a.flakedRuns]) {
-    for (const r of list) {
-      if (first === null || r.started < first) first = r.started;
-      if (last === null || r.started > last) last = r.started;
-    }
-  }
-  return { first, last };
 }

@@ -2,7 +2,7 @@
 import type { Database } from '../store/db';
 import { pendingRunsOf } from '../store/pending';
 import { hotlist, type HotlistItem } from './hotlist';
-import { loadJobs } from '../history/windowData';
+import { loadJobs } from '../history/jobs';
 import { escapeRegex } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { NotFoundError } from '../errors';

@@ -2,7 +2,7 @@
 // against all runs (what ci-search's /chart shows). Bounded in time (the window) and in size.
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
-import { filterJobs, loadJobs } from '../history/windowData';
+import { filterJobs, loadJobs } from '../history/jobs';
 import { compileRegex } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';

@@ -20,7 +20,7 @@ const obj = (properties: Record<string, Schema>, required = Object.keys(properti
 const q = (name: string, description: string, schema: Schema = str(), required = false) => ({ name, in: 'query', required, description, schema });
 const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str() });
 
-const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d'], default: '7d' });
+const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d', '30d', '90d'], default: '7d' });
 const AT = q('at', 'End of the window (ISO time, or YYYY-MM-DD); default now. A link with `at` shows the same numbers forever.', { type: 'string', format: 'date-time' });
 const JOB = q('job', 'Regular expression over job names.');
 

@@ -24,7 +24,7 @@ const FILTERS = {
 } as const;
 
 export const hotlistCommand: Command = {
-  usage: `Usage: buildcop hotlist [--window 24h|3d|7d|14d] [--at ISO] [--job REGEX] [--limit N] [--json]
+  usage: `Usage: buildcop hotlist [--window 24h|3d|7d|14d|30d|90d] [--at ISO] [--job REGEX] [--limit N] [--json]
        [--release 4.2] [--platform aws] [--upgrade true|false] [--owner SIG] [--classification C]
        [--no-bug] [--test REGEX] [--sort failures|severity]
 Verdicts (regression, broken, flaky, infra, fixed, failing) are judged on the 14 days before --at,
@@ -59,10 +59,10 @@ export const testCommand: Command = {
   --comment: print the paste-ready bug comment in that tracker's format (plain text, wiki markup,
              Markdown); its links point at $BUILDCOP_PUBLIC_URL (default http://localhost:3000)`,
   async run(argv) {
-    const { values: v, positionals } = parse(argv, { window: FILTERS.window, at: FILTERS.at, job: FILTERS.job, comment: { type: 'string' } }, true);
+    const { values: v, positionals } = parse(argv, { window: FILTERS.window, at: FILTERS.at, job: FILTERS.job, limit: FILTERS.limit, before: { type: 'string' }, comment: { type: 'string' } }, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one test name or id (quote the name)');
     if (v.comment !== undefined && !COMMENT_TRACKERS.includes(v.comment as Tracker)) throw new UsageError(`--comment takes ${COMMENT_TRACKERS.join(', ')}, not ${JSON.stringify(v.comment)}`);
-    const detail = await testDetail(await openDatabase(v.db), positionals[0], parseTestQuery({ window: v.window, at: v.at, job: v.job }));
+    const detail = await testDetail(await openDatabase(v.db), positionals[0], parseTestQuery({ window: v.window, at: v.at, job: v.job, limit: v.limit, before: v.before }));
     if (v.comment) process.stdout.write(`${bugComment(v.comment as Tracker, testCommentInput(detail, testPermalink(publicOrigin(), detail, v.job)))}\n`);
     else if (v.json) printJson(detail);
     else {

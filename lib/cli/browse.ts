@@ -15,7 +15,7 @@ const pct = (r: number | null) => (r === null ? '   n/a' : `${(r * 100).toFixed(
 const WINDOW = { window: { type: 'string' }, at: { type: 'string' } } as const;
 
 export const jobsCommand: Command = {
-  usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d] [--at ISO] [--json]',
+  usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d|30d|90d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, WINDOW);
     const result = await listJobs(await openDatabase(v.db), parseJobsQuery({ window: v.window, at: v.at }));

@@ -7,7 +7,7 @@ import { parse, printJson, UsageError } from './args';
 import type { Command } from './command';
 
 export const causesCommand: Command = {
-  usage: `Usage: buildcop causes [--window 24h|3d|7d|14d] [--at ISO] [--job REGEX] [--release 4.2] [--limit N] [--json]
+  usage: `Usage: buildcop causes [--window 24h|3d|7d|14d|30d|90d] [--at ISO] [--job REGEX] [--release 4.2] [--limit N] [--json]
 A cause's verdict (regression, broken, flaky, fixed, failing) is judged over runs on the 14 days before --at.`,
   async run(argv) {
     const { values: v } = parse(argv, { window: { type: 'string' }, at: { type: 'string' }, job: { type: 'string' }, release: { type: 'string' }, limit: { type: 'string' } });
@@ -36,7 +36,7 @@ export const signatureCommand: Command = {
       process.stdout.write(`signature ${d.id}: ${d.classification}: ${String(d.evidence.summary)}\n${d.runs} runs taken down, ${d.tests.length} tests (${d.from} .. ${d.to}); first seen ${d.firstSeen}\n\n${d.text}\n`);
       if (d.example) process.stdout.write(`\nexample (${d.example.job} ${d.example.buildId}, ${d.example.test}):\n${d.example.message}\n`);
       process.stdout.write('\n');
-      for (const t of d.tests) process.stdout.write(`  ${String(t.failedRuns).padStart(4)} failed ${String(t.flakedRuns).padStart(3)} flaked  ${t.test}\n`);
+      for (const t of d.tests) process.stdout.write(`  ${String(t.runs).padStart(5)} runs  ${t.test}\n`);
       for (const b of d.bugs) process.stdout.write(`  bug ${b.tracker} ${b.id} [${b.status}] ${b.summary}\n`);
     }
     return 0;

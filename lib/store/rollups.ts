@@ -9,9 +9,10 @@
 //   rollup_run_day     per job, executed-test set and day: runs, and broken runs (a test's runs)
 //   rollup_run_hour    the same per hour
 //   rollup_sig_day     per signature, job and day: runs it took down, runs where it only flaked
-//   rollup_sig_total   per signature and day, all jobs (ranking a window's causes)
+//   rollup_sig_total   per signature and day, all jobs, with its outcomes (ranking causes, telling mass failures)
 //   rollup_sig_hour    per signature and hour, all jobs
 //   rollup_sig_test_day per signature, test and day: failed and flaked runs (a cause's tests)
+import { insertMany } from './bulk';
 import type { Param, Sql } from './db';
 
 /** A run whose failures say nothing about any one test: its install or setup failed, or this many tests failed. */
@@ -62,16 +63,16 @@ const ROLLUPS: Rollup[] = [
       WHERE true GROUP BY s.started / ${DAY}, s.signature_id, s.job_id`,
   },
   {
-    table: 'rollup_sig_total', key: ['day', 'signature_id'], values: ['runs', 'flaked_runs'],
-    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}
-      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started FROM test_outcome o
+    table: 'rollup_sig_total', key: ['day', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
+    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
             WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
       WHERE true GROUP BY s.started / ${DAY}, s.signature_id`,
   },
   {
-    table: 'rollup_sig_hour', key: ['hour', 'signature_id'], values: ['runs', 'flaked_runs'],
-    select: (ids) => `SELECT s.started / ${HOUR}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}
-      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started FROM test_outcome o
+    table: 'rollup_sig_hour', key: ['hour', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
+    select: (ids) => `SELECT s.started / ${HOUR}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
             WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
       WHERE true GROUP BY s.started / ${HOUR}, s.signature_id`,
   },
@@ -100,6 +101,7 @@ export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<
       await sql.run(statement(r, ids), [...signs, ...chunk]);
     }
   }
+  await bumpDataVersion(sql);
 }
 
 /** Drops the rollup rows that count nothing any more (after runs were taken away). */
@@ -109,3 +111,91 @@ export async function dropEmptyRollups(sql: Sql): Promise<void> {
 
 /** The rollups' tables, for tests and the benchmarks that check them against the runs. */
 export const ROLLUP_TABLES = ROLLUPS.map((r) => ({ table: r.table, key: r.key, values: r.values, select: r.select }));
+
+/** A stored run, as the rollups count it. */
+export interface RolledRun {
+  id: number;
+  jobId: number;
+  started: number;
+  testSetId: number | null;
+  broken: boolean;
+}
+
+/** A stored non-passing outcome, as the rollups count it. */
+export interface RolledOutcome {
+  runId: number;
+  testId: number;
+  /** 1 failed, 2 flaked */
+  outcome: number;
+  signatureId: number | null;
+  started: number;
+  jobId: number;
+}
+
+export const isBroken = (installFailed: boolean, failedTests: number): boolean => installFailed || failedTests >= MASS_FAILURE_TESTS;
+
+/**
+ * Adds just-stored runs to every rollup from the rows the caller has in hand (what rollUp would add,
+ * without reading them back): one multi-row upsert per table. Inside the caller's transaction.
+ */
+export async function rollUpStored(sql: Sql, runs: RolledRun[], outcomes: RolledOutcome[]): Promise<void> {
+  if (!runs.length) return;
+  const broken = new Map(runs.map((r) => [r.id, r.broken]));
+  const tables = new Map<string, Map<string, number[]>>();
+  const add = (table: string, key: number[], values: number[]) => {
+    let t = tables.get(table);
+    if (!t) tables.set(table, (t = new Map()));
+    const k = key.join('|');
+    const cur = t.get(k);
+    if (!cur) t.set(k, [...key, ...values]);
+    else for (let i = 0; i < values.length; i++) cur[key.length + i] += values[i];
+  };
+  for (const r of runs) {
+    const b = r.broken ? 1 : 0;
+    add('rollup_run_day', [Math.floor(r.started / DAY), r.jobId, r.testSetId ?? 0], [1, b]);
+    add('rollup_run_hour', [Math.floor(r.started / HOUR), r.jobId, r.testSetId ?? 0], [1, b]);
+  }
+  // a signature counts once per run: it took the run down when any of its failures there was hard
+  const sigRuns = new Map<string, { outcome: number; started: number; jobId: number; signatureId: number; n: number }>();
+  for (const o of outcomes) {
+    const f = o.outcome === 1 ? 1 : 0;
+    const fl = o.outcome === 2 ? 1 : 0;
+    const b = broken.get(o.runId) ? 1 : 0;
+    const day = Math.floor(o.started / DAY);
+    add('rollup_test_day', [day, o.testId, o.jobId], [f, fl, f * b, fl * b]);
+    add('rollup_test_total', [day, o.testId], [f, fl]);
+    add('rollup_test_hour', [Math.floor(o.started / HOUR), o.testId], [f, fl]);
+    if (o.signatureId === null) continue;
+    add('rollup_sig_test_day', [day, o.signatureId, o.testId], [f, fl]);
+    const k = `${o.runId}|${o.signatureId}`;
+    const s = sigRuns.get(k);
+    if (!s) sigRuns.set(k, { outcome: o.outcome, started: o.started, jobId: o.jobId, signatureId: o.signatureId, n: 1 });
+    else {
+      s.n++;
+      if (o.outcome < s.outcome) s.outcome = o.outcome;
+    }
+  }
+  for (const s of sigRuns.values()) {
+    const took = s.outcome === 1 ? 1 : 0;
+    const day = Math.floor(s.started / DAY);
+    add('rollup_sig_day', [day, s.signatureId, s.jobId], [took, 1 - took]);
+    add('rollup_sig_total', [day, s.signatureId], [took, 1 - took, s.n]);
+    add('rollup_sig_hour', [Math.floor(s.started / HOUR), s.signatureId], [took, 1 - took, s.n]);
+  }
+  for (const r of ROLLUPS) {
+    const rows = tables.get(r.table);
+    if (!rows?.size) continue;
+    const tail = `ON CONFLICT (${r.key.join(', ')}) DO UPDATE SET ${r.values.map((v) => `${v} = ${r.table}.${v} + excluded.${v}`).join(', ')}`;
+    await insertMany(sql, r.table, [...r.key, ...r.values], [...rows.values()], tail);
+  }
+  await bumpDataVersion(sql);
+}
+
+/** A counter that moves whenever the rollups do: answers cached on it stay right until the data changes. */
+export async function bumpDataVersion(sql: Sql): Promise<void> {
+  await sql.run("INSERT INTO kv (key, value) VALUES ('data_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT)");
+}
+
+export async function dataVersion(sql: Sql): Promise<string> {
+  return (await sql.get<{ value: string }>("SELECT value FROM kv WHERE key = 'data_version'"))?.value ?? '0';
+}

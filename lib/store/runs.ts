@@ -8,7 +8,7 @@ import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
 import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
-import { rollUp } from './rollups';
+import { isBroken, rollUp, rollUpStored } from './rollups';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
 /** Raw failure text kept per outcome (the normalised text lives once on the signature). */
@@ -86,6 +86,8 @@ export interface RunToWrite {
 
 const RUN_COLUMNS = ['job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload',
   'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'];
+/** where a run row holds its count of failed tests */
+const RUN_FAILED = RUN_COLUMNS.indexOf('failed');
 const RUN_TUPLE = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
 const RUN_INSERT = `INSERT INTO run (${RUN_COLUMNS.join(', ')}) VALUES`;
 
@@ -159,7 +161,11 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   }
   await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
   await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
-  await rollUp(sql, runIds as number[], 1);
+  await rollUpStored(
+    sql,
+    runs.map((r, k) => ({ id: runIds[k]!, jobId: jobIds[k], started: records[k].started, testSetId: setIds[k], broken: isBroken(records[k].installFailed, rows[k][RUN_FAILED] as number) })),
+    outcomes.map((o) => ({ runId: o[0] as number, testId: o[1] as number, outcome: o[2] as number, signatureId: o[3] as number | null, started: o[4] as number, jobId: o[5] as number })),
+  );
   const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
   await onPendingRows(sql, cleared, (where) => `DELETE FROM pending_run WHERE ${where}`);
 }

@@ -39,13 +39,13 @@ describe('step change', () => {
   });
 });
 
-// ---- histories on the grid: 57 buckets of 6 hours over 14 days ------------------------------------
-const AT = Date.UTC(2026, 10, 23, 3) / 1000; // 03:00, inside a bucket: the first and last are partial
+// ---- histories on the grid: 14 UTC days, the last one partial ------------------------------------
+const AT = Date.UTC(2026, 10, 23, 15) / 1000; // 15:00: the day of `at` is partial
 const LB = lookback(AT);
 const N = LB.buckets;
 type JobSpec = { job: string; release?: string; platform?: string; upgrade?: boolean; runs?: number | number[]; failed?: (b: number) => number; flaked?: (b: number) => number; latest?: number[] };
 function job(s: JobSpec): JobSeries {
-  const runs = Array.from({ length: N }, (_, b) => (Array.isArray(s.runs) ? s.runs[b] : (s.runs ?? 2)));
+  const runs = Array.from({ length: N }, (_, b) => (Array.isArray(s.runs) ? s.runs[b] : (s.runs ?? 8)));
   return {
     job: s.job, release: s.release ?? '4.2', platform: s.platform ?? 'aws', upgrade: s.upgrade ?? false,
     runs, failed: runs.map((_, b) => s.failed?.(b) ?? 0), flaked: runs.map((_, b) => s.flaked?.(b) ?? 0),
@@ -60,7 +60,8 @@ const every = (k: number) => (b: number) => (b % k === 0 ? 1 : 0);
 describe('the grid', () => {
   it('anchors buckets to absolute time, so a reload never moves a change', () => {
     for (let b = 0; b < N; b++) expect(bucketStart(LB, b) % GRID_SECONDS).toBe(0);
-    expect(bucketStart(LB, 0)).toBeLessThanOrEqual(LB.from);
+    expect(bucketStart(LB, 0)).toBe(LB.from);
+    expect(N).toBe(14);
     expect(bucketStart(LB, N - 1)).toBeLessThan(AT);
     // a minute later: the same grid
     expect(bucketStart(lookback(AT + 60), 3)).toBe(bucketStart(LB, 3));
@@ -78,12 +79,11 @@ describe('judge', () => {
   });
 
   it('regression per slice: a 40% rate on 4.2 with retries that pass, none on 4.1', () => {
-    const change = 36;
-    const after = (rate: number, b: number, phase = 0) => (b >= change && ((b - change + phase) * 7) % 10 < rate * 10 ? 1 : 0);
+    const change = 9;
     const v = judge(
       history([
-        job({ job: 'nightly-4.2-aws', failed: (b) => after(0.3, b), flaked: (b) => after(0.1, b, 3) }),
-        job({ job: 'nightly-4.2-gcp', platform: 'gcp', failed: (b) => after(0.2, b), flaked: (b) => after(0.2, b, 1) }),
+        job({ job: 'nightly-4.2-aws', failed: (b) => (b >= change ? 3 : 0), flaked: (b) => (b >= change ? 1 : 0) }),
+        job({ job: 'nightly-4.2-gcp', platform: 'gcp', failed: (b) => (b >= change ? 2 : 0), flaked: (b) => (b >= change ? 1 : 0) }),
         job({ job: 'nightly-4.1-aws', release: '4.1' }),
         job({ job: 'nightly-4.1-gcp', release: '4.1', platform: 'gcp' }),
       ]),
@@ -94,25 +94,25 @@ describe('judge', () => {
     expect(ev.changedIn).toEqual(['4.2 aws', '4.2 gcp']);
     expect(ev.notChangedIn).toEqual(['4.1 aws', '4.1 gcp']);
     // the headline counts pool the changed slices only, never the releases where nothing changed
-    expect(ev.before.failed).toBe(0);
-    expect(ev.before.runs).toBe(2 * 2 * change);
+    expect(ev.before).toMatchObject({ failed: 0, runs: 2 * 8 * change });
+    expect(ev.after).toMatchObject({ failed: 7 * (N - change), runs: 2 * 8 * (N - change) });
     const row = ev.slices.find((s: any) => s.release === '4.1' && s.platform === 'aws' && !s.job);
-    expect(row).toMatchObject({ runsBefore: 2 * change, failedBefore: 0, runsAfter: 2 * (N - change), failedAfter: 0, changed: false });
-    expect(ev.slices.find((s: any) => s.job === 'nightly-4.2-aws')).toMatchObject({ changed: true });
+    expect(row).toMatchObject({ runsBefore: 8 * change, failedBefore: 0, runsAfter: 8 * (N - change), failedAfter: 0, changed: false, status: 'steady' });
+    expect(ev.slices.find((s: any) => s.job === 'nightly-4.2-aws')).toMatchObject({ changed: true, status: 'rose' });
     expect(ev.summary).toMatch(/in 4\.2 aws, 4\.2 gcp .*; not in 4\.1 aws, 4\.1 gcp/);
     // the same failures as retries only (every failure passed on retry) are still a regression
-    const retries = judge(history([job({ job: 'n', flaked: (b) => after(0.4, b) }), job({ job: 'm', release: '4.1' })]));
+    const retries = judge(history([job({ job: 'n', flaked: (b) => (b >= change ? 3 : 0) }), job({ job: 'm', release: '4.1' })]));
     expect(retries.classification).toBe('regression');
   });
 
   it('regression and broken beat flaky', () => {
     const flakes = { flaked: every(5) };
-    expect(judge(history([job({ job: 'j', ...flakes, failed: (b) => (b >= 40 ? 1 : 0) })])).classification).toBe('regression');
-    expect(judge(history([job({ job: 'j', ...flakes, failed: () => 2 })])).classification).toBe('broken');
+    expect(judge(history([job({ job: 'j', ...flakes, failed: (b) => (b >= 10 ? 3 : 0) })])).classification).toBe('regression');
+    expect(judge(history([job({ job: 'j', ...flakes, failed: () => 8 })])).classification).toBe('broken');
   });
 
   it('broken on a job it fails (nearly) always, naming the job', () => {
-    const v = judge(history([job({ job: 'azure', platform: 'azure', failed: () => 2 }), job({ job: 'aws' })]));
+    const v = judge(history([job({ job: 'azure', platform: 'azure', failed: () => 8 }), job({ job: 'aws' })]));
     expect(v.classification).toBe('broken');
     expect(v.evidence.jobs).toEqual([expect.objectContaining({ job: 'azure', failureRate: 1 })]);
   });
@@ -128,24 +128,25 @@ describe('judge', () => {
   });
 
   it('fixed: clean since its last failure for longer than its old rate makes plausible', () => {
-    const fail = (b: number) => (b < 30 && b % 3 === 0 ? 1 : 0);
-    const runsSince = 2 * (N - 30);
-    const v = judge(history([job({ job: 'j', flaked: fail })], { lastFailure: { started: bucketStart(LB, 27), runsSince } }));
+    const runsSince = 8 * (N - 8);
+    const v = judge(history([job({ job: 'j', flaked: (b) => (b < 8 ? 2 : 0) })], { lastFailure: { started: bucketStart(LB, 7), runsSince } }));
     expect(v.classification).toBe('fixed');
-    expect(v.evidence).toMatchObject({ cleanRuns: runsSince, failedBefore: 10 });
+    expect(v.evidence).toMatchObject({ cleanRuns: runsSince, failedBefore: 16 });
     expect(v.evidence.chanceAtOldRate as number).toBeLessThan(0.001);
     // a few clean runs after a rare flake prove nothing
-    const early = judge(history([job({ job: 'j', flaked: (b) => (b === 10 || b === 30 || b === 50 ? 1 : 0) })], { lastFailure: { started: bucketStart(LB, 50), runsSince: 12 } }));
+    const early = judge(history([job({ job: 'j', flaked: (b) => (b === 3 || b === 9 || b === 13 ? 1 : 0) })], { lastFailure: { started: bucketStart(LB, 13), runsSince: 3 } }));
     expect(early.classification).toBe('flaky');
   });
 
   it('says how long and how much a flake fails, and its trend', () => {
-    const v = judge(history([job({ job: 'j', flaked: (b) => (b >= N / 2 ? (b % 2 === 0 ? 1 : 0) : b % 8 === 0 ? 1 : 0) })], { firstSeen: AT - 700 * 86_400 }));
+    const basis = [2, 1, 2, 1, 2, 1, 1];
+    const recent = [4, 4, 4, 5, 4, 5, 4];
+    const v = judge(history([job({ job: 'j', runs: 40, flaked: (b) => (b < 7 ? basis[b] : recent[b - 7]) })], { firstSeen: AT - 700 * 86_400 }));
     expect(v.classification).toBe('flaky');
     const sev = v.evidence.severity as any;
     expect(sev.firstSeen).toBe(new Date((AT - 700 * 86_400) * 1000).toISOString().replace('.000Z', 'Z'));
     expect(sev.trend).toBe('rising');
-    expect(sev.daysWithFailure).toBeGreaterThanOrEqual(8);
+    expect(sev.daysWithFailure).toBe(14);
     expect(sev.flakedRuns).toBe(v.evidence.flakedRuns);
   });
 

@@ -34,7 +34,7 @@ export default function TopCauses({ causes, total, linkParams }: { causes: Cause
                   </a>
                   <span className="meta">
                     {c.kind !== 'signature' ? `${c.kind} step · ` : ''}
-                    {c.mass ? `mass failure: ~${c.medianTestsPerRun} tests a run · ` : ''}
+                    {c.mass ? `mass failure: ~${Math.round(c.testsPerRun)} tests a run · ` : ''}
                     {c.jobs.length} {c.jobs.length === 1 ? 'job' : 'jobs'}
                   </span>
                 </td>

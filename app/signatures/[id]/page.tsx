@@ -10,7 +10,10 @@ import QueryError from '@/app/components/QueryError';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
 import { headline } from '@/lib/answers/causes';
-import { parseSignatureQuery, signatureDetail } from '@/lib/answers/signature';
+import { parseSignatureQuery, signatureCommentInput, signatureDetail, signaturePermalink } from '@/lib/answers/signature';
+import { bugComments } from '@/lib/bugs/comment';
+import CopyBugComment from '@/app/components/test/CopyBugComment';
+import { requestOrigin } from '@/app/components/origin';
 import { getConfig, getDb } from '@/lib/server/context';
 
 interface Props {
@@ -34,6 +37,7 @@ export default async function SignaturePage({ params, searchParams }: Props) {
   }
   const d = result.data;
   const linkParams = { window: p.window, at: p.at };
+  const permalink = signaturePermalink(await requestOrigin(), d);
   const chart = d.perDay.map((x) => ({ day: x.day, withIt: x.runsWithIt, others: x.runs - x.runsWithIt, share: x.runs ? x.runsWithIt / x.runs : null }));
   return (
     <article>
@@ -62,6 +66,7 @@ export default async function SignaturePage({ params, searchParams }: Props) {
           As a cause: <VerdictBadge classification={d.classification} summary={String(d.evidence.summary ?? '')} />
         </h2>
         <Evidence evidence={d.evidence} />
+        <CopyBugComment comments={bugComments(getConfig(), signatureCommentInput(d, permalink))} permalink={permalink} />
       </section>
 
       <section aria-labelledby="text-h">
@@ -99,7 +104,7 @@ export default async function SignaturePage({ params, searchParams }: Props) {
             <li key={t.id}>
               <a href={hrefWith(`/tests/${t.id}`, linkParams)}>{t.test}</a>{' '}
               <span className="muted small">
-                {t.failedRuns} failed{t.flakedRuns ? `, ${t.flakedRuns} flaked` : ''}
+                {t.runs} {t.runs === 1 ? 'run' : 'runs'}
               </span>
             </li>
           ))}
