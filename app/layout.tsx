@@ -7,8 +7,10 @@ import { requestOrigin } from './components/origin';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
+  const origin = await requestOrigin();
   return {
-    metadataBase: new URL(await requestOrigin()),
+    // without a trusted origin, pages carry no absolute URLs (see the test page's OpenGraph tags)
+    ...(origin ? { metadataBase: new URL(origin) } : {}),
     title: { default: 'buildcop', template: '%s · buildcop' },
     description: 'Which CI tests fail most right now, flake or regression, with the evidence, the bugs and the promotion blockers.',
     applicationName: 'buildcop',

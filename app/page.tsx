@@ -1,10 +1,12 @@
 // The hot list: which tests fail most right now, with verdicts, bugs and data freshness.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { collapseMassFailures } from '@/lib/answers/causes';
 import { answer } from '@/lib/server/answerPool';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';
 import Freshness from './components/Freshness';
+import TopCauses from './components/causes/TopCauses';
 import HotlistFilters, { type FilterOptions } from './components/hotlist/HotlistFilters';
 import HotlistTable from './components/hotlist/HotlistTable';
 import { pageData } from './components/pageData';
@@ -24,7 +26,13 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
   const empty = emptyKeys(p);
   if (empty.length) redirect(hrefWith('/', { ...p, ...Object.fromEntries(empty.map((k) => [k, undefined])) }));
 
-  const [result, stats, jobs] = await Promise.all([pageData(() => answer('hotlist', p)), answer('stats', {}), answer('jobNames', {})]);
+  const [result, top, stats, jobs] = await Promise.all([
+    pageData(() => answer('hotlist', p)),
+    // the causes of the same window and jobs (filters on tests do not narrow causes)
+    pageData(() => answer('causes', { window: p.window, at: p.at, job: p.job, release: p.release, limit: '8' })),
+    answer('stats', {}),
+    answer('jobNames', {}),
+  ]);
   const uniq = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))].sort();
   const options: FilterOptions = {
     jobs: jobs.map((j) => j.name),
@@ -43,6 +51,7 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
       <h1>Hot list</h1>
       <Freshness stats={stats} />
       <WindowTabs path="/" current={window} params={{ ...p, window: undefined }} />
+      {top.ok && <TopCauses causes={top.data.causes} total={top.data.totalCauses} linkParams={linkParams} />}
       <HotlistFilters params={p} options={options} />
       {!result.ok ? (
         <QueryError message={result.error} />
@@ -63,7 +72,7 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
             )}
           </p>
           {result.data.items.length ? (
-            <HotlistTable items={result.data.items} linkParams={linkParams} />
+            <HotlistTable rows={collapseMassFailures(result.data.items, top.ok ? top.data : { causes: [], massCauses: [] })} linkParams={linkParams} />
           ) : (
             <p className="notice">No test failed or flaked in this window{filtersSet.length ? ' with these filters' : ''}.</p>
           )}

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { signatureText } from '../lib/signatures/normalize';
 import { EDIT_WORK_BUDGET, SignatureIndex } from '../lib/signatures/clustering';
 
-type Rng = () => number;
+export type Rng = () => number;
 
 /** mulberry32: small, fast, seeded. */
 export function makeRng(seed: number): Rng {

@@ -10,10 +10,13 @@
 // The machine's speed drifts by a third over minutes, so each round's floor is the mean of one
 // measured right before and one right after its ingest, and the summary gives the median and the
 // best of the warm rounds.
+// Then backfill rounds: the same world served with Deck listing only its last hour, ingested with
+// --since 15d, so nearly every run is found in the GCS job folders (listed with delimiter=/, presubmits
+// through pr-logs/directory) rather than in Deck's listing: runs/s backfilled.
 // --compress-file-types txt,log,json,tar,html,yaml serves build logs and JSON gzip-encoded, as OpenShift
 // CI's bucket holds them: fewer bytes on the wire, and inflating them is then part of each pass and of
 // the floor (the same client downloads, and inflates, for both).
-//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--workers 0|1] [--compress-file-types LIST]
+//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--backfill-rounds 3] [--workers 0|1] [--compress-file-types LIST]
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,12 +30,13 @@ import { closeDatabase, openDatabase } from '../lib/store/db';
 import { emptyDatabase } from './database';
 import { downloadFloor, listingCost, type Floor } from './downloadFloor';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' }, 'compress-file-types': { type: 'string' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, 'backfill-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' }, 'compress-file-types': { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
 
-async function startReplay(port: string): Promise<{ child: ChildProcess; url: string }> {
+async function startReplay(port: string, deckWindow?: string): Promise<{ child: ChildProcess; url: string }> {
   const compressed = values['compress-file-types'] ? ['--compress-file-types', values['compress-file-types']] : [];
-  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString(), ...compressed], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const window = deckWindow ? ['--deck-window', deckWindow] : [];
+  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString(), ...compressed, ...window], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /at (http:\/\/\S+)/.exec(d.toString());
@@ -121,6 +125,36 @@ try {
   for (const [label, ratios] of fresh) {
     if (ratios.length) console.log(`${label}, fresh processes (${ratios.length}): median ${median(ratios).toFixed(2)}x the floor, best ${Math.min(...ratios).toFixed(2)}x`);
   }
+  if (Number(values['backfill-rounds']) > 0) await backfillRounds(targets, Number(values['backfill-rounds']));
 } finally {
   child.kill();
+}
+
+/** Passes with --since 15d against the world served with Deck listing its last hour only. */
+async function backfillRounds(targets: { label: string; url: string }[], rounds: number): Promise<void> {
+  const little = await startReplay(String(Number(values.port) + 1), '1h');
+  try {
+    const { prow, gcs } = replayConfig(dir, little.url);
+    const backfillConfig = validateConfig({ prow, gcs, ...(values.workers !== undefined ? { ingest: { workers: Number(values.workers) } } : {}) });
+    const perSec = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    for (let round = 1; round <= rounds; round++) {
+      for (const t of targets) {
+        const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-bench-backfill-'));
+        const db = await openDatabase(t.url || `file:${path.join(tmp, 'ingest.db')}`);
+        if (t.label === 'postgres') await emptyDatabase(db);
+        const s = await ingestPass({ config: backfillConfig, db, morePasses: true, since: '15d' });
+        await closeDatabase(db);
+        fs.rmSync(tmp, { recursive: true, force: true });
+        // round 1 is this replay server's first reading of the world's files (GCS has no such cost)
+        if (round > 1 || rounds === 1) perSec.get(t.label)!.push(s.runsBackfilled / s.seconds);
+        console.log(
+          `backfill ${round}${round === 1 ? ' (the replay server reads its files)' : ''}: ${t.label}: Deck listed ${s.runsNew - s.runsBackfilled} runs; ${s.backfill!.jobsListed} job folders listed, ${s.runsBackfilled} runs backfilled from GCS ` +
+            `(${s.testResults.toLocaleString('en-US')} test outcomes in all) in ${s.seconds.toFixed(2)} s: ${(s.runsBackfilled / s.seconds).toFixed(0)} runs/s backfilled`,
+        );
+      }
+    }
+    for (const [label, xs] of perSec) console.log(`${label}, backfill (${xs.length} rounds after the first): median ${median(xs).toFixed(0)} runs/s backfilled, best ${Math.max(...xs).toFixed(0)}`);
+  } finally {
+    little.child.kill();
+  }
 }

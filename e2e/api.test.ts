@@ -64,6 +64,19 @@ describe('each route returns what its CLI twin prints', () => {
     expect(a.body).toEqual(await cli('test', id, '--at', END_ISO));
   });
 
+  it('/api/causes = buildcop causes, and /api/signatures/{id} = buildcop signature ID', async () => {
+    const a = await api(`/api/causes?${q({ at: END_ISO, window: '3d', limit: '5' })}`);
+    expect(a.status).toBe(200);
+    expect(a.body.causes[0].id).toMatch(/^[0-9a-f]+$/);
+    expect(a.body).toEqual(await cli('causes', '--at', END_ISO, '--window', '3d', '--limit', '5'));
+    const id = a.body.causes[0].id;
+    const s = await api(`/api/signatures/${id}?${q({ at: END_ISO })}`);
+    expect(s.status).toBe(200);
+    expect(s.body).toEqual(await cli('signature', id, '--at', END_ISO));
+    expect((await api('/api/signatures/00000000ffffffff')).status).toBe(404);
+    expect((await api(`/api/causes?${q({ limit: '0' })}`)).status).toBe(400);
+  });
+
   it('/api/jobs = buildcop jobs', async () => {
     const a = await api(`/api/jobs?${q({ at: END_ISO, window: '3d' })}`);
     expect(a.status).toBe(200);

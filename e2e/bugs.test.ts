@@ -11,7 +11,7 @@ import { testId } from '../lib/ids';
 import { launchChromium, newPage } from './support/browser';
 import { END_ISO, prepareSampleDatabase, ROOT, startNext, TEST_OUTPUT, type NextServer, type SampleDatabase } from './support/server';
 
-const TOKEN = `e2e-${crypto.randomBytes(12).toString('hex')}`;
+const TOKEN = `e2e-${crypto.randomBytes(16).toString('hex')}`;
 const run = promisify(execFile);
 
 let sample: SampleDatabase;

@@ -56,7 +56,7 @@ describe('hot list', () => {
     expect(Number(await page.locator('[data-testid="total"]').innerText())).toBeLessThan(total);
     const names = await page.locator('table.hotlist a.test-link').allInnerTexts();
     expect(names).toContain(truth.scenarios.flaky.test);
-    expect(names).not.toContain(truth.scenarios.top.test);
+    expect(names).not.toContain(truth.scenarios.regression.test);
     // the window tab keeps the filter
     await Promise.all([page.waitForURL(/window=14d/), page.getByRole('link', { name: '14d' }).click()]);
     expect(new URL(page.url()).searchParams.get('classification')).toBe('flaky');
@@ -92,13 +92,14 @@ describe('test page', () => {
     expect(await page.locator('[data-testid="test-history-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
     const t = truth.perTest[top].window;
     expect(await page.locator('[data-testid="test-runs"] tbody tr').count()).toBe(t.failedRuns + t.flakedRuns);
-    expect(await page.locator('.verdict').innerText()).toContain('regression');
+    expect(await page.locator('.verdict').innerText()).toContain(truth.expectedVerdicts[top]);
     await page.screenshot({ path: path.join(TEST_OUTPUT, 'test-page.png'), fullPage: false });
 
     await page.getByRole('button', { name: 'Copy as bug comment' }).click();
     await expect.poll(() => page.getByRole('status').first().innerText()).toContain('Copied');
     const text = await page.evaluate(() => navigator.clipboard.readText());
-    expect(text).toContain(`**${top}**`);
+    // the first configured tracker's format: Bugzilla's plain text
+    expect(text).toContain(`Test: ${top}`);
     expect(text).toContain(`${baseUrl}/tests/${testId(top)}?at=${END_ISO.replace('.000Z', 'Z')}`);
     expect(cspErrors(errors)).toEqual([]);
     await page.context().close();

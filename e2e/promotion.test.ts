@@ -147,8 +147,9 @@ describe('home page banner', () => {
     const { page, errors } = await newPage(browser);
     await page.goto(`${baseUrl}/?${at}`);
     const banner = page.locator('[data-testid="promotion-banner"]');
-    expect(await banner.locator('a').innerText()).toBe(`Promotion blocked: ${blocked.name}`);
-    await Promise.all([page.waitForURL(/\/promotion/), banner.locator('a').click()]);
+    const gates = banner.locator('[data-testid="banner-gates"] a');
+    expect(await gates.innerText()).toBe(`Promotion blocked: ${blocked.name}`);
+    await Promise.all([page.waitForURL(/\/promotion/), gates.click()]);
     expect(await page.locator('h1').innerText()).toBe('Promotion');
     expect(cspErrors(errors)).toEqual([]);
     await page.context().close();

@@ -51,13 +51,33 @@ const LABELS: Record<string, string> = {
   commitChanged: 'Commit changed',
   jobs: 'Jobs',
   threshold: 'Threshold',
-  failedRuns: 'Failed runs in the window',
+  failedRuns: 'Failed runs in the last 14 days',
   flakedRuns: 'Runs where it failed then passed on retry',
-  previousFlakedRuns: 'Same, in the window before',
-  runs: 'Runs in the window',
+  runs: 'Runs in the last 14 days',
+  lookbackFrom: 'Judged on the runs since',
   sameConditionPairs: 'Failed and passed under the same conditions',
   sameConditionCount: 'Such pairs',
-  failureRateBothWindows: 'Failure rate over both windows',
+  failureRate: 'Failure rate (retries that passed included)',
+  changedIn: 'Rose in',
+  notChangedIn: 'Not in',
+  unclearIn: 'Too few runs to tell in',
+  slices: 'Per slice, before and after the change',
+  streaks: 'Failed the latest runs of',
+  outsideBrokenRuns: 'Failures outside broken runs',
+  lastFailure: 'Last failure',
+  lastFailingRun: 'Last failing run',
+  firstCleanRun: 'First clean run after it',
+  cleanRuns: 'Clean runs since',
+  chanceAtOldRate: 'Chance of that many clean runs at the old rate',
+  oldFailureRate: 'Failure rate before',
+  bug: 'Bug closed',
+  severity: 'How long and how much',
+  firstSeen: 'First seen failing',
+  daysWithFailure: 'Days with a failure, of 14',
+  trend: 'Trend (last 7 days against the 7 before)',
+  recentRate: 'Failure rate, last 7 days',
+  basisRate: 'Failure rate, the 7 days before',
+  score: 'Severity score',
   withInstallFailure: 'Failures in runs whose install or setup failed',
   withMassFailure: 'Failures in runs where many tests failed together',
   medianFailedTestsPerRun: 'Median tests failed in those runs',
@@ -70,9 +90,19 @@ function label(key: string): string {
 
 function value(key: string, v: unknown, all: Obj): ReactNode {
   if (v === null || v === undefined) return '—';
-  if (key === 'pValue' && typeof v === 'number') return v < 1e-4 ? v.toExponential(1) : v.toPrecision(2);
+  if ((key === 'pValue' || key === 'chanceAtOldRate') && typeof v === 'number') return v < 1e-4 ? v.toExponential(1) : v.toPrecision(2);
+  if (key === 'slices' && Array.isArray(v)) return <Slices slices={v as Obj[]} />;
+  if ((key === 'changeAt' || key === 'lastFailure' || key === 'lookbackFrom' || key === 'firstSeen') && typeof v === 'string') return <time dateTime={v}>{shortTime(v)}</time>;
+  if (key === 'bug' && isObj(v)) {
+    const url = safeUrl(v.url as string);
+    return (
+      <>
+        {url ? <a href={url}>{String(v.tracker)} {String(v.id)}</a> : `${String(v.tracker)} ${String(v.id)}`} ({String(v.status)}) closed{' '}
+        <time dateTime={String(v.closedAt)}>{shortTime(String(v.closedAt))}</time>
+      </>
+    );
+  }
   if ((key === 'threshold' || key.endsWith('Rate') || key.startsWith('failureRate')) && typeof v === 'number') return pct(v);
-  if (key === 'changeAt' && typeof v === 'string') return <time dateTime={v}>{shortTime(v)}</time>;
   if (key === 'commitChanged' && isObj(v) && isObj(all.payloadChanged) && v.to === all.payloadChanged.to) return 'with the payload';
   if (isObj(v)) {
     if ('from' in v && 'to' in v) return `${String(v.from)} → ${String(v.to)}`;
@@ -122,6 +152,35 @@ function listItem(key: string, x: unknown): ReactNode {
     );
   }
   return <Facts evidence={x} />;
+}
+
+/** Where a regression changed and where it did not: every slice with runs, judged at the change. */
+function Slices({ slices }: { slices: Obj[] }) {
+  const side = (failed: unknown, runs: unknown) => `${Number(failed)}/${Number(runs)}${Number(runs) ? ` (${pct(Number(failed) / Number(runs))})` : ''}`;
+  return (
+    <table className="slices" data-testid="slices">
+      <thead>
+        <tr>
+          <th>Slice</th>
+          <th>Before</th>
+          <th>After</th>
+          <th>p</th>
+          <th>Rose?</th>
+        </tr>
+      </thead>
+      <tbody>
+        {slices.map((s, i) => (
+          <tr key={i} className={s.changed ? 'changed' : 'muted'}>
+            <td>{s.job ? <a href={`/jobs/${encodeURIComponent(String(s.job))}`}>{String(s.job)}</a> : `${String(s.release || 'unversioned')} ${String(s.platform || 'any platform')}${s.upgrade ? ' upgrade' : ''}`}</td>
+            <td>{side(s.failedBefore, s.runsBefore)}</td>
+            <td>{side(s.failedAfter, s.runsAfter)}</td>
+            <td>{value('pValue', s.pValue, s)}</td>
+            <td>{s.status === 'unclear' ? 'too few runs to tell' : s.changed ? 'rose' : 'no'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 export function Facts({ evidence }: { evidence: Obj }) {

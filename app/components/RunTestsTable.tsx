@@ -1,5 +1,6 @@
-// A run's failed or flaked tests with their failure text.
+// A run's failed or flaked tests with their failure text and the junit file that held it.
 import type { RunDetail } from '@/lib/answers/runDetail';
+import { safeUrl } from './format';
 
 export default function RunTestsTable({ tests, caption, testId }: { tests: RunDetail['failedTests']; caption: string; testId: string }) {
   return (
@@ -19,7 +20,16 @@ export default function RunTestsTable({ tests, caption, testId }: { tests: RunDe
                 <a href={`/tests/${t.id}`}>
                   {t.test}
                 </a>
-                {t.signature && <span className="meta mono">signature {t.signature.id}</span>}
+                {t.signature && (
+                  <a className="meta mono" href={`/signatures/${t.signature.id}`}>
+                    signature {t.signature.id}
+                  </a>
+                )}
+                {safeUrl(t.junitUrl) && (
+                  <a className="meta small" href={safeUrl(t.junitUrl)} data-testid="junit-link">
+                    {t.junit?.split('/').pop()}
+                  </a>
+                )}
               </td>
               <td className="test" data-label="Failure">
                 <pre className="failure-text">{t.message || '(no message)'}</pre>

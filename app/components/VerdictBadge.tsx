@@ -4,6 +4,7 @@ const LABELS: Record<string, string> = {
   broken: 'broken',
   flaky: 'flaky',
   infra: 'infra',
+  fixed: 'fixed',
   failing: 'failing',
   passing: 'passing',
 };

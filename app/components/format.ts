@@ -59,7 +59,7 @@ export function daysBetween(from: string, to: string): string[] {
   return out;
 }
 
-export const WINDOW_NAMES = ['24h', '3d', '7d', '14d'] as const;
+export const WINDOW_NAMES = ['24h', '3d', '7d', '14d', '30d', '90d'] as const;
 
 /** An http(s) URL from untrusted data, or undefined (no javascript: or data: links). */
 export function safeUrl(url: string | null | undefined): string | undefined {

@@ -91,13 +91,20 @@ function Passes({ log }: { log: IngestLog }) {
                   {p.status}
                 </td>
                 <td className="num" data-label="Seconds">{p.seconds.toFixed(1)}</td>
-                <td className="num" data-label="Runs new">{n(p.runsNew)}</td>
+                <td className="num" data-label="Runs new">
+                  {n(p.runsNew)}
+                  {p.runsBackfilled > 0 && <span className="meta">{n(p.runsBackfilled)} from GCS (backfill)</span>}
+                  {p.runsPruned > 0 && <span className="meta">{n(p.runsPruned)} pruned (retention)</span>}
+                </td>
                 <td className="num" data-label="Updated">{n(p.runsUpdated)}</td>
                 <td className="num" data-label="Pending">
                   {n(p.runsPending)}
                   {p.runsLost > 0 && <span className="meta">{n(p.runsLost)} lost track of</span>}
                 </td>
-                <td className="num" data-label="Failed">{n(p.runsFailed)}</td>
+                <td className="num" data-label="Failed">
+                  {n(p.runsFailed)}
+                  {p.runsNotStored > 0 && <span className="meta">{n(p.runsNotStored)} not stored</span>}
+                </td>
                 <td className="num" data-label="Test results">{n(p.testResults)}</td>
                 <td className="num" data-label="Parse errors">{n(p.parseErrors)}</td>
                 <td className="num" data-label="MB">{(p.downloadedBytes / 1e6).toFixed(1)}</td>

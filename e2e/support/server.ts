@@ -16,12 +16,12 @@
 //   first; `npx vitest run --config vitest.e2e.config.ts` alone expects a current .next.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingestPass } from '../../lib/ingest/pass';
 import { closeDatabase, openDatabase } from '../../lib/store/db';
+import { freePort } from '../../tests/helpers/freePort';
 import { configFor, END_ISO, replay, sampleWorld, writeConfig, type Truth } from '../../tests/helpers/world';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
@@ -41,14 +41,15 @@ export interface SampleDatabase {
 
 /**
  * The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new
- * SQLite file, or into the (empty) database `dbUrl` names (PostgreSQL: see tests/helpers/databases.ts).
+ * SQLite file, or into the (empty) database `dbUrl` names (PostgreSQL: see tests/helpers/databases.ts):
+ * Deck lists its last 7 days, the first 7 are backfilled from GCS (ingest.since).
  */
 export async function prepareSampleDatabase(opts: { dbUrl?: string } = {}): Promise<SampleDatabase> {
   const { dir, truth } = await sampleWorld();
-  const server = await replay(dir);
+  const server = await replay(dir, { deckWindowHours: 24 * 7 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-e2e-'));
   const dbUrl = opts.dbUrl ?? `file:${path.join(tmp, 'buildcop.db')}`;
-  const config = configFor(dir, server.url);
+  const config = configFor(dir, server.url, { ingest: { since: '15d' } });
   const db = await openDatabase(dbUrl);
   try {
     await ingestPass({ config, db });
@@ -68,16 +69,7 @@ export async function prepareSampleDatabase(opts: { dbUrl?: string } = {}): Prom
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface NextServer {
   baseUrl: string;
@@ -94,8 +86,11 @@ export function assertBuilt(): void {
   }
 }
 
-/** `./node_modules/.bin/next start -p PORT` on the given database; resolves once it answers. */
-export async function startNext(opts: { dbUrl: string; configFile?: string; env?: Record<string, string> }): Promise<NextServer> {
+/**
+ * `./node_modules/.bin/next start -p PORT` on the given database; resolves once /api/health answers
+ * 200 (`anyAnswer`: once it answers at all, for a database that cannot be reached).
+ */
+export async function startNext(opts: { dbUrl: string; configFile?: string; env?: Record<string, string>; anyAnswer?: boolean }): Promise<NextServer> {
   assertBuilt();
   const port = await freePort();
   let output = '';
@@ -128,7 +123,7 @@ export async function startNext(opts: { dbUrl: string; configFile?: string; env?
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     try {
       const r = await fetch(`${baseUrl}/api/health`);
-      if (r.status === 200) break;
+      if (r.status === 200 || opts.anyAnswer) break;
     } catch {
       /* not listening yet */
     }

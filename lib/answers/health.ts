@@ -5,7 +5,11 @@ import { getStats } from './stats';
 /** Data older than this is stale: ingest normally runs every few minutes. */
 export const STALE_AFTER_SECONDS = 3600;
 
-export type HealthStatus = 'ok' | 'stale' | 'never-ingested' | 'unavailable';
+/**
+ * degraded: the latest pass could not store every run it read (a full disk, say); it says so
+ * whatever the age of the data, as the cause to fix (ageSeconds tells the age)
+ */
+export type HealthStatus = 'ok' | 'degraded' | 'stale' | 'never-ingested' | 'unavailable';
 
 export interface Health {
   status: HealthStatus;
@@ -13,6 +17,8 @@ export interface Health {
   lastIngestStatus: string | null;
   /** problems the latest pass reported reading its sources (see the ingest log); they do not make the data stale */
   lastIngestWarnings: number;
+  /** runs the database refused to store in the latest pass, which then failed (see the ingest log) */
+  lastIngestRunsNotStored: number;
   /** seconds since the last successful ingest pass finished */
   ageSeconds: number | null;
   staleAfterSeconds: number;
@@ -36,16 +42,17 @@ export async function health(openDb: () => Promise<Database>, nowMs = Date.now()
     stats = await getStats(db);
   } catch (e) {
     return {
-      status: 'unavailable', lastIngestAt: null, lastIngestStatus: null, lastIngestWarnings: 0, ageSeconds: null, staleAfterSeconds: STALE_AFTER_SECONDS,
+      status: 'unavailable', lastIngestAt: null, lastIngestStatus: null, lastIngestWarnings: 0, lastIngestRunsNotStored: 0, ageSeconds: null, staleAfterSeconds: STALE_AFTER_SECONDS,
       database: { reachable: false, error: (e as Error).message }, counts: null,
     };
   }
   const { status, ageSeconds } = freshness(stats.lastIngestAt, nowMs);
   return {
-    status,
+    status: stats.lastIngestRunsNotStored > 0 ? 'degraded' : status,
     lastIngestAt: stats.lastIngestAt,
     lastIngestStatus: stats.lastIngestStatus,
     lastIngestWarnings: stats.lastIngestWarnings,
+    lastIngestRunsNotStored: stats.lastIngestRunsNotStored,
     ageSeconds,
     staleAfterSeconds: STALE_AFTER_SECONDS,
     database: { reachable: true, dialect: db.dialect },

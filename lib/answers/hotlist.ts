@@ -4,10 +4,11 @@ import type { Database } from '../store/db';
 import { ignoreMatcher, testOwner } from '../parse/variants';
 import { signatureInfo, testNames } from '../store/names';
 import { bugsForTests, markRecurrence, type BugRef } from '../bugs/refs';
-import { addRunCounts, aggregateTests, countFailures, SameConditionIndex, type TestAggregate } from '../verdicts/testStats';
-import type { Classification } from '../verdicts/verdict';
-import { sparkline, verdictFor, type SparkPoint } from '../verdicts/judge';
-import { loadWindow, type JobFilter } from '../history/windowData';
+import { testTotals } from '../history/rollupWindow';
+import { testWindows, type SparkPoint } from '../history/testWindow';
+import { CLASSIFICATIONS, type Classification } from '../verdicts/verdict';
+import { verdictsAt, type JudgedVerdict } from '../verdicts/judge';
+import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
@@ -23,12 +24,13 @@ export interface HotlistQuery extends JobFilter {
   noBug?: boolean;
   /** regex over test names */
   test?: string;
-  /** exactly these tests (the promotion page's; no pattern is built from names) */
-  testNames?: string[];
+  /** failures (the window's failed runs, then jobs) or severity (how long and how much it fails) */
+  sort?: HotlistSort;
   limit: number;
 }
 
-export const CLASSIFICATIONS: Classification[] = ['regression', 'broken', 'flaky', 'infra', 'failing'];
+export const SORTS = ['failures', 'severity'] as const;
+export type HotlistSort = (typeof SORTS)[number];
 
 type Params = Record<string, string | undefined>;
 
@@ -42,6 +44,7 @@ export function parseHotlistQuery(p: Params, now = Date.now()): HotlistQuery {
   if (p.upgrade && !['true', 'false', '1', '0', 'yes', 'no'].includes(p.upgrade)) throw new InvalidQueryError(`invalid upgrade ${JSON.stringify(p.upgrade)}: use true or false`);
   if (p.job) compileRegex(p.job, 'job');
   if (p.test) compileRegex(p.test, 'test');
+  if (p.sort && !(SORTS as readonly string[]).includes(p.sort)) throw new InvalidQueryError(`invalid sort ${JSON.stringify(p.sort)}: use one of ${SORTS.join(', ')}`);
   if (p.release && !/^\d+\.\d+$/.test(p.release)) throw new InvalidQueryError(`invalid release ${JSON.stringify(p.release)}: use e.g. 4.2`);
   return {
     window: parseWindow(p.window),
@@ -54,6 +57,7 @@ export function parseHotlistQuery(p: Params, now = Date.now()): HotlistQuery {
     classification: (p.classification as Classification) || undefined,
     noBug: p.noBug === 'true' || p.noBug === '1' || p.nobug === 'true' || p.nobug === '1',
     test: p.test || undefined,
+    sort: (p.sort as HotlistSort) || undefined,
     limit,
   };
 }
@@ -77,6 +81,8 @@ export interface HotlistItem {
   evidence: Record<string, unknown>;
   signatures: { id: string; text: string; count: number }[];
   signaturesCount: number;
+  /** the causes (signatures) of its failures and flakes in the window, with the runs of each */
+  causes: { id: string; runs: number }[];
   bugs: BugRef[];
   owner: string;
   /** the window in slices: runs, failed, flaked per slice (a sparkline) */
@@ -100,92 +106,104 @@ export interface Hotlist {
 export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[]; budget?: Budget } = {}): Promise<Hotlist> {
   const budget = opts.budget ?? Budget.unlimited();
   const span = windowSpan(q.window, q.at);
-  const w = await loadWindow(db, span, q);
-  const counts = countFailures(w);
-  const names = await testNames(db, counts.testIds);
+  const jobList = await loadJobs(db);
+  const allowed = filterJobs(jobList, q);
+  const jobName = new Map(jobList.map((j) => [j.id, j.name]));
+  const totals = await testTotals(db, span.from, span.to, allowed);
+  const names = await testNames(db, [...totals.keys()]);
   const ignored = ignoreMatcher(opts.ignoreTests);
   const testRe = q.test ? compileRegex(q.test, 'test') : undefined;
-  const exact = q.testNames ? new Set(q.testNames) : undefined;
-  const same = new SameConditionIndex(w);
 
-  // Rank every failing test on cheap counts; look closely only at the ones shown.
+  // Rank every failing test on its counts; look closely only at the ones shown.
   const nameOf = (id: number) => names.get(id)?.name ?? '';
-  let ranked = counts.testIds.filter((id) => {
+  const counts = (id: number) => totals.get(id)!;
+  let ranked = [...totals.keys()].filter((id) => {
     const n = nameOf(id);
-    return !ignored(n) && (!testRe || testRe.test(n)) && (!exact || exact.has(n)) && (!q.owner || testOwner(n) === q.owner);
+    return counts(id).failed + counts(id).flaked > 0 && !ignored(n) && (!testRe || testRe.test(n)) && (!q.owner || testOwner(n) === q.owner);
   });
-  ranked.sort((x, y) => counts.windowFailed[y] - counts.windowFailed[x] || counts.jobs[y] - counts.jobs[x] || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
+  ranked.sort((x, y) => counts(y).failed - counts(x).failed || counts(y).flaked - counts(x).flaked || (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0));
   const bugs = await bugsForTests(db, ranked.map((id) => names.get(id)!.hash));
   const hasBug = (id: number) => !!bugs.get(names.get(id)!.hash)?.length;
   const withoutBug = ranked.filter((id) => !hasBug(id)).length;
   if (q.noBug) ranked = ranked.filter((id) => !hasBug(id));
 
-  let total = ranked.length;
-  let page: TestAggregate[];
-  if (budget.check()) {
-    page = [];
-  } else if (q.classification) {
-    // filtering by verdict needs every candidate's verdict
-    const aggs = aggregateTests(w, new Set(ranked));
-    const all = ranked.map((id) => aggs.get(id)!);
-    addRunCounts(w, all);
-    const kept = all.filter((a) => !budget.spent() && verdictFor(w, nameOf(a.testId), a, same).classification === q.classification);
-    total = kept.length;
-    page = kept.slice(0, q.limit);
-  } else {
-    const aggs = aggregateTests(w, new Set(ranked.slice(0, q.limit)));
-    page = ranked.slice(0, q.limit).map((id) => aggs.get(id)!);
-    addRunCounts(w, page);
+  // Verdicts are judged on the 14 days before `at`, whatever the window: the same test has the same
+  // verdict on every tab. Filtering or sorting by them needs every candidate's; else the page's.
+  const needAll = !!q.classification || q.sort === 'severity';
+  const toJudge = needAll ? ranked : ranked.slice(0, q.limit);
+  const verdicts = await verdictsWithin(db, q.at, toJudge, budget);
+  // out of time: only the tests judged by then are listed
+  if (verdicts.size < toJudge.length) ranked = ranked.filter((id) => verdicts.has(id));
+  const verdictOf = (id: number): JudgedVerdict => verdicts.get(id) ?? NO_RECENT_FAILURE;
+  if (q.classification) ranked = ranked.filter((id) => verdictOf(id).classification === q.classification);
+  if (q.sort === 'severity') {
+    const score = (id: number) => severityScore(verdictOf(id));
+    ranked = ranked.map((id, i) => ({ id, i, s: score(id) })).sort((x, y) => y.s - x.s || x.i - y.i).map((x) => x.id);
   }
-  const jobsOf = (a: TestAggregate) => [...a.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([id]) => w.jobs.get(id)?.name ?? '').sort();
-
-  const items: HotlistItem[] = [];
+  const total = ranked.length;
+  const page = ranked.slice(0, q.limit);
+  const windows = await testWindows(db, span, page, allowed);
   const sigIds = new Set<number>();
-  const pending: { a: TestAggregate; item: Omit<HotlistItem, 'signatures'> }[] = [];
-  for (const a of page) {
-    if (budget.spent()) break;
-    const { name, hash } = names.get(a.testId)!;
-    const v = verdictFor(w, name, a, same);
-    const fails = [...a.failedRuns, ...a.flakedRuns].map((r) => r.started);
-    const last = fails.length ? Math.max(...fails) : null;
-    for (const id of a.signatures.keys()) sigIds.add(id);
-    pending.push({
-      a,
-      item: {
-        test: name,
-        id: hash,
-        failedRuns: a.windowFailed,
-        flakedRuns: a.windowFlaked,
-        runs: a.windowRuns,
-        failureRate: a.windowRuns ? Math.round((a.windowFailed / a.windowRuns) * 10000) / 10000 : 0,
-        jobs: jobsOf(a),
-        firstFailure: fails.length ? iso(Math.min(...fails)) : null,
-        lastFailure: last === null ? null : iso(last),
-        previousFailedRuns: a.prevFailed,
-        previousFlakedRuns: a.prevFlaked,
-        previousRuns: a.prevRuns,
-        isNew: a.prevFailed + a.prevFlaked === 0,
-        classification: v.classification,
-        evidence: v.evidence,
-        signaturesCount: a.signatures.size,
-        bugs: markRecurrence(bugs.get(hash) ?? [], last),
-        owner: testOwner(name),
-        sparkline: sparkline(w, a),
-      },
-    });
-  }
+  for (const w of windows.values()) for (const id of w.signatures.keys()) sigIds.add(id);
   const sigs = await signatureInfo(db, [...sigIds]);
-  for (const { a, item } of pending) {
-    const signatures = [...a.signatures]
-      .sort((x, y) => y[1] - x[1] || x[0] - y[0])
-      .slice(0, 5)
-      .map(([id, count]) => ({ id: sigs.get(id)?.hash ?? String(id), text: sigs.get(id)?.text ?? '', count }));
-    items.push({ ...item, signatures });
-  }
+
+  const items: HotlistItem[] = page.map((id) => {
+    const w = windows.get(id)!;
+    const { name, hash } = names.get(id)!;
+    const v = verdictOf(id);
+    const bySig = [...w.signatures].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    return {
+      test: name,
+      id: hash,
+      failedRuns: w.windowFailed,
+      flakedRuns: w.windowFlaked,
+      runs: w.windowRuns,
+      failureRate: w.windowRuns ? Math.round((w.windowFailed / w.windowRuns) * 10000) / 10000 : 0,
+      jobs: [...w.perJob].filter(([, c]) => c.failed + c.flaked > 0).map(([j]) => jobName.get(j) ?? '').sort(),
+      firstFailure: w.first === null ? null : iso(w.first),
+      lastFailure: w.last === null ? null : iso(w.last),
+      previousFailedRuns: w.prevFailed,
+      previousFlakedRuns: w.prevFlaked,
+      previousRuns: w.prevRuns,
+      isNew: w.prevFailed + w.prevFlaked === 0,
+      classification: v.classification,
+      evidence: v.evidence,
+      signatures: bySig.slice(0, 5).map(([sid, count]) => ({ id: sigs.get(sid)?.hash ?? String(sid), text: sigs.get(sid)?.text ?? '', count })),
+      signaturesCount: bySig.length,
+      causes: bySig.map(([sid, runs]) => ({ id: sigs.get(sid)?.hash ?? String(sid), runs })),
+      bugs: markRecurrence(bugs.get(hash) ?? [], w.last),
+      owner: testOwner(name),
+      sparkline: w.sparkline,
+    };
+  });
   const filters: Record<string, string | boolean> = {};
-  for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test'] as const) {
+  for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test', 'sort'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
   }
-  const partial = budget.partial(`${items.length} of the ${Math.min(total, q.limit)} tests to show were judged`);
+  const partial = budget.partial(`the verdicts of ${verdicts.size} of ${toJudge.length} tests`);
   return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items, ...(partial ? { partial } : {}) };
+}
+
+/** Verdicts in chunks, stopping between them once the budget is spent (a test without one is not listed). */
+async function verdictsWithin(db: Database, at: number, ids: number[], budget: Budget): Promise<Map<number, JudgedVerdict>> {
+  const out = new Map<number, JudgedVerdict>();
+  for (let i = 0; i < ids.length; i += VERDICT_CHUNK) {
+    if (budget.check()) break;
+    for (const [id, v] of await verdictsAt(db, at, ids.slice(i, i + VERDICT_CHUNK))) out.set(id, v);
+    for (const id of ids.slice(i, i + VERDICT_CHUNK)) if (!out.has(id)) out.set(id, NO_RECENT_FAILURE);
+  }
+  return out;
+}
+const VERDICT_CHUNK = 250;
+
+/** A test failing in the window but not in the 14 days before `at` (windows longer than the lookback). */
+const NO_RECENT_FAILURE: JudgedVerdict = {
+  classification: 'failing',
+  evidence: { summary: 'no failure in the 14 days before this time: its failures in the window are older' },
+};
+
+/** How long and how much it fails: a flaky or failing verdict's score; the other verdicts rank first. */
+function severityScore(v: JudgedVerdict): number {
+  const s = (v.evidence.severity as { score?: number } | undefined)?.score;
+  return s ?? (v.classification === 'regression' || v.classification === 'broken' ? Infinity : -1);
 }

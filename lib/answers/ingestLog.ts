@@ -23,7 +23,8 @@ export function parseIngestLogQuery(p: Record<string, string | undefined>): Inge
 }
 
 /** A pass as recorded: the figures of its summary (see PassSummary), when it ran, how it ended. */
-export interface IngestPassEntry extends Pick<PassSummary, 'seconds' | 'runsNew' | 'runsUpdated' | 'runsPending' | 'runsLost' | 'runsFailed' | 'testResults' | 'parseErrors' | 'downloadedBytes' | 'warnings'> {
+export interface IngestPassEntry
+  extends Pick<PassSummary, 'seconds' | 'runsNew' | 'runsUpdated' | 'runsPending' | 'runsLost' | 'runsFailed' | 'runsNotStored' | 'runsBackfilled' | 'runsPruned' | 'testResults' | 'parseErrors' | 'downloadedBytes' | 'warnings'> {
   id: number;
   startedAt: string;
   finishedAt: string | null;
@@ -67,7 +68,7 @@ export interface IngestLog {
 
 type PassRow = {
   id: number; started_at: number; finished_at: number | null; status: string; message: string; seconds: number; runs_new: number; runs_updated: number;
-  runs_pending: number; runs_lost: number; runs_failed: number; test_results: number; parse_errors: number; downloaded_bytes: number; warnings: string;
+  runs_pending: number; runs_lost: number; runs_failed: number; runs_not_stored: number; runs_backfilled: number; runs_pruned: number; test_results: number; parse_errors: number; downloaded_bytes: number; warnings: string;
 };
 
 /** How the pages and the CLI say that the latest pass warned: "reported a problem reading its sources". */
@@ -90,14 +91,14 @@ function passEntry(r: PassRow, newestId: number): IngestPassEntry {
   return {
     id: Number(r.id), startedAt: iso(Number(r.started_at)), finishedAt: r.finished_at === null ? null : iso(Number(r.finished_at)), status, message: r.message,
     seconds: Number(r.seconds), runsNew: Number(r.runs_new), runsUpdated: Number(r.runs_updated), runsPending: Number(r.runs_pending), runsLost: Number(r.runs_lost),
-    runsFailed: Number(r.runs_failed), testResults: Number(r.test_results), parseErrors: Number(r.parse_errors), downloadedBytes: Number(r.downloaded_bytes), warnings: passWarnings(r.warnings),
+    runsFailed: Number(r.runs_failed), runsNotStored: Number(r.runs_not_stored), runsBackfilled: Number(r.runs_backfilled), runsPruned: Number(r.runs_pruned), testResults: Number(r.test_results), parseErrors: Number(r.parse_errors), downloadedBytes: Number(r.downloaded_bytes), warnings: passWarnings(r.warnings),
   };
 }
 
 export async function ingestLog(db: Database, q: IngestLogQuery): Promise<IngestLog> {
   const [passes, pending, errors, errorCounts] = await Promise.all([
     db.all<PassRow>(
-      `SELECT id, started_at, finished_at, status, message, seconds, runs_new, runs_updated, runs_pending, runs_lost, runs_failed, test_results, parse_errors, downloaded_bytes, warnings
+      `SELECT id, started_at, finished_at, status, message, seconds, runs_new, runs_updated, runs_pending, runs_lost, runs_failed, runs_not_stored, runs_backfilled, runs_pruned, test_results, parse_errors, downloaded_bytes, warnings
        FROM ingest_pass ORDER BY id DESC LIMIT ?`,
       [q.limit],
     ),

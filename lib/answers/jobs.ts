@@ -2,9 +2,12 @@
 import type { Database } from '../store/db';
 import { pendingRunsOf } from '../store/pending';
 import { hotlist, type HotlistItem } from './hotlist';
-import { loadJobs } from '../history/windowData';
+import { loadJobs } from '../history/jobs';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { NotFoundError } from '../errors';
+import type { Config } from '../config';
+import { ignoreMatcher } from '../parse/variants';
+import { GRID_COLUMNS, jobGrid, outcomesOfRuns, wrapperTallies } from './jobGrid';
 
 export interface JobsQuery {
   window: WindowName;
@@ -55,15 +58,16 @@ export async function listJobs(db: Database, q: JobsQuery): Promise<{ window: Wi
   return { window: q.window, from: iso(from), to: iso(q.at), jobs: out };
 }
 
-export async function jobDetail(db: Database, name: string, q: JobsQuery) {
+/** One job. ci-operator's wrapper tests (`ignoreTests`) are left out of its runs' counts and its grid. */
+export async function jobDetail(db: Database, name: string, q: JobsQuery, config?: Pick<Config, 'ignoreTests'>) {
   const job = await db.get<{ id: number; name: string; type: string }>('SELECT id, name, type FROM job WHERE name = ?', [name]);
   if (!job) throw new NotFoundError(`no job ${JSON.stringify(name)}`);
   const from = q.at - WINDOWS[q.window];
   const runs = await db.all<{
-    build_id: string; state: string; started: number; finished: number | null; url: string; pull: number | null;
+    id: number; build_id: string; state: string; started: number; finished: number | null; url: string; pull: number | null; test_set_id: number | null;
     commit_sha: string; payload: string; passed: number; failed: number; flaked: number; skipped: number; install_failed: number; parse_errors: number;
   }>(
-    `SELECT build_id, state, started, finished, url, pull, commit_sha, payload, passed, failed, flaked, skipped, install_failed, parse_errors
+    `SELECT id, build_id, state, started, finished, url, pull, test_set_id, commit_sha, payload, passed, failed, flaked, skipped, install_failed, parse_errors
      FROM run WHERE job_id = ? AND started >= ? AND started < ? ORDER BY started DESC, build_id DESC`,
     [job.id, from, q.at],
   );
@@ -75,7 +79,12 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery) {
     e.runs++;
     if (r.state in e) (e as unknown as Record<string, number>)[r.state]++;
   }
-  const top = await hotlist(db, { window: q.window, at: q.at, jobName: name, limit: 20 });
+  const top = await hotlist(db, { window: q.window, at: q.at, jobName: name, limit: 20 }, { ignoreTests: config?.ignoreTests });
+  const shown = runs.slice(0, 100).map((r) => ({ ...r, buildId: r.build_id, testSetId: r.test_set_id }));
+  const isWrapper = ignoreMatcher(config?.ignoreTests);
+  const outcomes = await outcomesOfRuns(db, shown.map((r) => r.id));
+  const wrappers = await wrapperTallies(db, shown, outcomes, isWrapper);
+  const grid = await jobGrid(db, shown.slice(0, GRID_COLUMNS), outcomes, isWrapper);
   const pending = await pendingRunsOf(db, name);
   const success = runs.filter((r) => r.state === 'success').length;
   return {
@@ -87,13 +96,19 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery) {
     runsCount: runs.length,
     passRate: runs.length ? Math.round((success / runs.length) * 10000) / 10000 : null,
     daily: [...daily.values()].sort((a, b) => (a.day < b.day ? -1 : 1)).map((d) => ({ ...d, passRate: d.runs ? Math.round((d.success / d.runs) * 10000) / 10000 : null })),
-    runs: runs.slice(0, 100).map((r) => ({
-      buildId: r.build_id, state: r.state, started: iso(r.started), finished: r.finished ? iso(r.finished) : null,
-      durationSeconds: r.finished ? r.finished - r.started : null, url: r.url, pull: r.pull, commit: r.commit_sha, payload: r.payload,
-      passed: r.passed, failed: r.failed, flaked: r.flaked, skipped: r.skipped, installFailed: r.install_failed === 1, parseErrors: r.parse_errors,
-    })),
+    runs: shown.map((r) => {
+      const w = wrappers.get(r.id)!;
+      return {
+        buildId: r.build_id, state: r.state, started: iso(r.started), finished: r.finished ? iso(r.finished) : null,
+        durationSeconds: r.finished ? r.finished - r.started : null, url: r.url, pull: r.pull, commit: r.commit_sha, payload: r.payload,
+        passed: Math.max(0, r.passed - w.passed), failed: Math.max(0, r.failed - w.failed), flaked: Math.max(0, r.flaked - w.flaked), skipped: r.skipped,
+        installFailed: r.install_failed === 1, parseErrors: r.parse_errors, wrapperFailed: w.failed, wrapperFlaked: w.flaked,
+      };
+    }),
     pending: pending.map((p) => ({ buildId: p.buildId, state: p.state, started: iso(p.started), url: p.url, lastError: p.lastError, listed: p.listed, lastListed: iso(p.lastListed) })),
     topTests: top.items.map((i: HotlistItem) => ({ test: i.test, id: i.id, failedRuns: i.failedRuns, flakedRuns: i.flakedRuns, runs: i.runs, classification: i.classification })),
+    /** TestGrid's view of the latest runs (at most GRID_COLUMNS) */
+    grid,
   };
 }
 

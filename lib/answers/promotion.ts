@@ -8,11 +8,12 @@ import { pendingRunsOf } from '../store/pending';
 import { bugsForTests, type BugRef } from '../bugs/refs';
 import { decideGate, gateTimeline, jobStateAt, matchJobEntries, type GateRun } from '../promotion/rules';
 import { blockingJobsOf, loadStreamTags, runsForUrls, streamView } from '../promotion/streams';
-import { gateSummary, overallSummary } from '../promotion/text';
+import { gateSummary, overallSummary, streamSummary } from '../promotion/text';
+import { failingJobsOfStreak, rejectionStreak, tagTime } from '../promotion/streak';
 import { failingTestsOfRuns, type RawFailingTest } from '../promotion/failingTests';
 import type { Classification } from '../verdicts/verdict';
 import { iso, parseAt, WINDOWS } from '../history/window';
-import { hotlist } from './hotlist';
+import { verdictsAt } from '../verdicts/judge';
 import type { FailingTest, PromotionGate, PromotionJob, PromotionStatus, ReleaseStreamStatus, RunSummary, StreamJob } from '../promotion/types';
 
 export const TIMELINE_SECONDS = WINDOWS['14d'];
@@ -151,6 +152,13 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
       streamJobs.push({ job, url: v.url });
       return job;
     };
+    const rejected = view.rejectedSinceAccepted.map((t) => ({ tag: t.tag, phase: t.phase, failedBlockingJobs: blockingJobsOf(t.results, true).map(mk) }));
+    const streak = rejectionStreak(tags);
+    const inStreak = new Set(streak.rejected.map((t) => t.tag));
+    const timeOf = (t: (typeof tags)[number] | undefined) => {
+      const secs = t ? tagTime(t) : null;
+      return secs === null ? null : iso(secs);
+    };
     streams.push({
       name,
       fetchedAt: view.fetchedAt,
@@ -158,7 +166,12 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
       latest: view.latest ? { tag: view.latest.tag, phase: view.latest.phase, pullSpec: view.latest.pullSpec } : null,
       lastAccepted: view.lastAccepted ? { tag: view.lastAccepted.tag } : null,
       blockingJobs: view.latest ? blockingJobsOf(view.latest.results).map(mk) : [],
-      rejected: view.rejectedSinceAccepted.map((t) => ({ tag: t.tag, phase: t.phase, failedBlockingJobs: blockingJobsOf(t.results, true).map(mk) })),
+      rejected,
+      rejectedInARow: streak.rejected.length,
+      rejectedSince: timeOf(streak.rejected.at(-1)),
+      lastAcceptedAt: timeOf(streak.lastAccepted),
+      failingBlockingJobs: failingJobsOfStreak(rejected.filter((r) => inStreak.has(r.tag)).map((r) => r.failedBlockingJobs)),
+      summary: '',
     });
   }
   const joined = await runsForUrls(db, streamJobs.map((s) => s.url).filter(Boolean));
@@ -184,31 +197,41 @@ export async function promotionStatus(db: Database, config: Config | undefined, 
   for (const [job, runId] of streamRunIds) job.failingTests = finish(failing.get(runId));
 
   const gates = work.map((w) => ({ ...w.gate, summary: gateSummary(w.gate) }));
-  return { at: iso(at), summary: overallSummary(gates, streams), blockedGates: gates.filter((g) => g.blocked).map((g) => g.name), gates, releaseStreams: streams };
+  for (const s of streams) s.summary = streamSummary(s);
+  return {
+    at: iso(at),
+    summary: overallSummary(gates, streams),
+    blockedGates: gates.filter((g) => g.blocked).map((g) => g.name),
+    rejectedStreams: streams.filter((s) => s.rejectedInARow > 0).map((s) => s.name),
+    gates,
+    releaseStreams: streams,
+  };
 }
 
-/** The 7-day hot list's verdict and bugs for each test, at `at` (or at the test's own run when older). */
+/**
+ * Each failing test's verdict at `at` (the hot list's and the test page's: one verdict per test at a
+ * time) and its bugs; a test whose failing run is older than the verdict's lookback is judged at
+ * that run instead.
+ */
 export async function attachVerdicts(db: Database, at: number, tests: RawFailingTest[]): Promise<Map<string, { classification: Classification; bugs: BugRef[] }>> {
   const out = new Map<string, { classification: Classification; bugs: BugRef[] }>();
-  const withId = tests.filter((t): t is RawFailingTest & { id: string } => !!t.id);
-  const ask = async (when: number, list: { test: string; id: string }[]) => {
-    const names = [...new Set(list.map((t) => t.test))];
-    if (!names.length) return;
-    const hot = await hotlist(db, { window: '7d', at: when, testNames: names, limit: 10_000 }, { ignoreTests: [] });
-    for (const item of hot.items) if (!out.has(item.id)) out.set(item.id, { classification: item.classification, bugs: item.bugs });
-  };
-  await ask(at, withId);
-  // A test whose failing run is older than the window: judge it at that run instead.
-  const byRun = new Map<number, RawFailingTest[]>();
+  const withId = tests.filter((t): t is RawFailingTest & { id: string; testId: number } => !!t.id && t.testId !== undefined);
+  const judged = await verdictsAt(db, at, [...new Set(withId.map((t) => t.testId))]);
+  const classification = new Map<string, Classification>();
   for (const t of withId) {
-    if (out.has(t.id) || t.runStarted > at) continue;
-    byRun.set(t.runStarted, [...(byRun.get(t.runStarted) ?? []), t]);
+    const v = judged.get(t.testId);
+    if (v) classification.set(t.id, v.classification);
   }
-  for (const [started, list] of [...byRun].slice(0, 10)) await ask(started + 1, list as { test: string; id: string }[]);
-  const missing = withId.filter((t) => !out.has(t.id)).map((t) => t.id);
-  if (missing.length) {
-    const bugs = await bugsForTests(db, missing);
-    for (const id of missing) out.set(id, { classification: 'failing', bugs: bugs.get(id) ?? [] });
+  const older = new Map<number, (RawFailingTest & { id: string; testId: number })[]>();
+  for (const t of withId) if (!classification.has(t.id) && t.runStarted <= at) older.set(t.runStarted, [...(older.get(t.runStarted) ?? []), t]);
+  for (const [started, list] of [...older].slice(0, 10)) {
+    const then = await verdictsAt(db, started + 1, list.map((t) => t.testId));
+    for (const t of list) {
+      const v = then.get(t.testId);
+      if (v) classification.set(t.id, v.classification);
+    }
   }
+  const bugs = await bugsForTests(db, [...new Set(withId.map((t) => t.id))]);
+  for (const t of withId) out.set(t.id, { classification: classification.get(t.id) ?? 'failing', bugs: bugs.get(t.id) ?? [] });
   return out;
 }

@@ -1,21 +1,25 @@
-// One run: state, duration, refs, failed and flaked tests with their failure text, parse errors.
+// One run: state, duration, refs, failed and flaked tests with their failure text, parse errors, and
+// links to its artifacts. ci-operator's wrapper tests (ignoreTests) are listed apart and not counted
+// as failures: a run with one real failure counts 1.
+import type { Config } from '../config';
 import type { Database } from '../store/db';
+import { ignoreMatcher } from '../parse/variants';
 import { iso } from '../history/window';
 import { NotFoundError } from '../errors';
+import { artifactPlaces, fileUrl, folderUrl, junitOf, stepLogOfJunit, stepLogOfWrapperTest, type JunitSources } from './artifacts';
+import { wrapperTallies } from './jobGrid';
+import { pullUrl } from './refs';
 
-/** gs://bucket/path → the browsable artifacts URL (gcsweb), when a GCS web URL is known. */
-export function artifactsUrl(gcsPath: string, gcsWebUrl = 'https://gcsweb-ci.apps.ci.l2s4.p1.openshiftapps.com/gcs'): string {
-  return gcsPath.startsWith('gs://') ? `${gcsWebUrl.replace(/\/$/, '')}/${gcsPath.slice(5)}/` : '';
-}
+export type RunDetailConfig = Pick<Config, 'prow' | 'gcs' | 'ignoreTests'>;
 
-export async function runDetail(db: Database, job: string, buildId: string) {
+export async function runDetail(db: Database, job: string, buildId: string, config?: RunDetailConfig) {
   const r = await db.get<{
     id: number; job: string; build_id: string; state: string; started: number; finished: number | null; url: string; gcs_path: string;
     pull: number | null; base_ref: string; commit_sha: string; payload: string; passed: number; failed: number; flaked: number; skipped: number;
-    install_failed: number; meta: string; ingested_at: number;
+    install_failed: number; meta: string; ingested_at: number; test_set_id: number | null;
   }>(
     `SELECT r.id, j.name AS job, r.build_id, r.state, r.started, r.finished, r.url, r.gcs_path, r.pull, r.base_ref, r.commit_sha, r.payload,
-            r.passed, r.failed, r.flaked, r.skipped, r.install_failed, r.meta, r.ingested_at
+            r.passed, r.failed, r.flaked, r.skipped, r.install_failed, r.meta, r.ingested_at, r.test_set_id
      FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = ? AND r.build_id = ?`,
     [job, buildId],
   );
@@ -40,7 +44,28 @@ export async function runDetail(db: Database, job: string, buildId: string) {
   } catch {
     /* an unreadable meta column only loses the extras */
   }
-  const test = (t: (typeof tests)[number]) => ({ test: t.name, id: t.hash, message: t.message, signature: t.sig ? { id: t.sig, text: t.sig_text } : null });
+  const places = artifactPlaces(config, r.url);
+  const junit = meta as JunitSources;
+  const isWrapper = ignoreMatcher(config?.ignoreTests);
+  const test = (t: (typeof tests)[number]) => {
+    const file = junitOf(junit, t.name);
+    return { test: t.name, id: t.hash, message: t.message, signature: t.sig ? { id: t.sig, text: t.sig_text } : null, junit: file ?? null, junitUrl: file ? fileUrl(places, r.gcs_path, file) : null };
+  };
+  const real = tests.filter((t) => !isWrapper(t.name));
+  const wrappers = tests.filter((t) => isWrapper(t.name));
+  const tally = (await wrapperTallies(db, [{ id: r.id, testSetId: r.test_set_id }], tests.map((t) => ({ run_id: r.id, name: t.name, outcome: t.outcome })), isWrapper)).get(r.id)!;
+  // the failing steps' logs: named by the failing wrapper tests, and the step folders of the junit files with failures
+  const steps = new Map<string, string>();
+  for (const t of wrappers) {
+    const s = t.outcome === 1 ? stepLogOfWrapperTest(t.name) : undefined;
+    if (s) steps.set(s.step, s.path);
+  }
+  const failedJunits = [...new Set(real.map((t) => junitOf(junit, t.name)).filter((f): f is string => !!f))];
+  for (const f of failedJunits) {
+    const s = stepLogOfJunit(f);
+    if (s) steps.set(s.step, s.path);
+  }
+  const refDetail = meta.refs as { org?: string; repo?: string } | undefined;
   return {
     job: r.job,
     buildId: r.build_id,
@@ -50,16 +75,27 @@ export async function runDetail(db: Database, job: string, buildId: string) {
     durationSeconds: r.finished ? r.finished - r.started : null,
     url: r.url,
     artifacts: r.gcs_path,
-    artifactsUrl: artifactsUrl(r.gcs_path),
-    refs: { pull: r.pull, baseRef: r.base_ref, commit: r.commit_sha, ...(meta.refs ? { detail: meta.refs } : {}) },
+    artifactsUrl: folderUrl(places, r.gcs_path),
+    /** direct links: the run's build log, the failing steps' logs, the junit files that held failures */
+    links: {
+      buildLog: fileUrl(places, r.gcs_path, 'build-log.txt') || null,
+      stepLogs: [...steps].map(([step, file]) => ({ step, file, url: fileUrl(places, r.gcs_path, file) })).filter((l) => l.url),
+      junit: failedJunits.map((file) => ({ file, url: fileUrl(places, r.gcs_path, file) })).filter((l) => l.url),
+    },
+    refs: { pull: r.pull, baseRef: r.base_ref, commit: r.commit_sha, pullUrl: r.pull !== null ? pullUrl(refDetail, r.pull) : null, ...(meta.refs ? { detail: meta.refs } : {}) },
     payload: r.payload || null,
-    counts: { passed: r.passed, failed: r.failed, flaked: r.flaked, skipped: r.skipped },
+    counts: {
+      passed: Math.max(0, r.passed - tally.passed), failed: Math.max(0, r.failed - tally.failed), flaked: Math.max(0, r.flaked - tally.flaked), skipped: r.skipped,
+      wrapperFailed: tally.failed, wrapperFlaked: tally.flaked, wrapperPassed: tally.passed,
+    },
     installFailure: r.install_failed ? (meta.installFailure ?? { steps: [] }) : null,
     promote: meta.promote ?? null,
     resultsFrom: meta.resultsFrom ?? null,
     incomplete: meta.incomplete === true,
-    failedTests: tests.filter((t) => t.outcome === 1).map(test),
-    flakedTests: tests.filter((t) => t.outcome === 2).map(test),
+    failedTests: real.filter((t) => t.outcome === 1).map(test),
+    flakedTests: real.filter((t) => t.outcome === 2).map(test),
+    /** ci-operator steps and monitors (ignoreTests): they only mirror the tests above */
+    wrapperTests: wrappers.map((t) => ({ ...test(t), outcome: t.outcome === 1 ? ('failed' as const) : ('flaked' as const), stepLog: t.outcome === 1 ? (stepLogOfWrapperTest(t.name)?.path ?? null) : null })),
     parseErrors: errors,
     ingestedAt: iso(r.ingested_at),
   };

@@ -6,7 +6,7 @@
 // it got (`partial`), never silently less.
 import { Budget, type PartialAnswer } from '../budget';
 import { InvalidQueryError } from '../errors';
-import { filterJobs, loadJobs } from '../history/windowData';
+import { filterJobs, loadJobs } from '../history/jobs';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { compileRegex } from '../patterns';
 import { candidates } from '../search/candidates';

@@ -1,6 +1,5 @@
 // Database totals and ingest freshness: `buildcop stats`, /api/stats, the home page's freshness line.
 import type { Database } from '../store/db';
-import { prismaFor } from '../store/prisma';
 import { passWarnings } from './ingestLog';
 
 export interface Stats {
@@ -20,11 +19,15 @@ export interface Stats {
   lastIngestStatus: string | null;
   /** sources that failed without failing the latest finished pass (a bug tracker that did not answer, say): see the ingest log */
   lastIngestWarnings: number;
+  /** runs the database refused to store in the latest finished pass (which then failed): see the ingest log */
+  lastIngestRunsNotStored: number;
 }
 
 const iso = (s: number | bigint | null | undefined) => (s ? new Date(Number(s) * 1000).toISOString() : null);
 
 export async function getStats(db: Database): Promise<Stats> {
+  // Prisma's client takes most of a second to load: only the commands that count pay for it
+  const { prismaFor } = await import('../store/prisma');
   const prisma = prismaFor(db);
   const [byState, totals, jobs, tests, signatures, pendingRuns, last, lastOk] = await Promise.all([
     prisma.run.groupBy({ by: ['state'], _count: { _all: true }, orderBy: { state: 'asc' } }),
@@ -33,7 +36,7 @@ export async function getStats(db: Database): Promise<Stats> {
     prisma.test.count(),
     prisma.signature.count(),
     prisma.pendingRun.count(),
-    prisma.ingestPass.findFirst({ where: { finishedAt: { not: null } }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { status: true, warnings: true } }),
+    prisma.ingestPass.findFirst({ where: { finishedAt: { not: null } }, orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }], select: { status: true, warnings: true, runsNotStored: true } }),
     prisma.ingestPass.aggregate({ where: { status: 'ok' }, _max: { finishedAt: true } }),
   ]);
   const t = totals._sum;
@@ -51,5 +54,6 @@ export async function getStats(db: Database): Promise<Stats> {
     lastIngestAt: iso(lastOk._max.finishedAt),
     lastIngestStatus: last?.status ?? null,
     lastIngestWarnings: last ? passWarnings(last.warnings).length : 0,
+    lastIngestRunsNotStored: last?.runsNotStored ?? 0,
   };
 }

@@ -3,22 +3,34 @@
 import { isTestId, testId as testHash } from '../ids';
 import { testOwner } from '../parse/variants';
 import type { Database } from '../store/db';
-import { selectIn } from '../store/bulk';
-import { setHas } from '../store/testSets';
+import { selectRowsIn } from '../store/bulk';
+import { signatureInfo } from '../store/names';
 import { bugsForTests, markRecurrence } from '../bugs/refs';
-import { sparkline, verdictFor } from '../verdicts/judge';
-import { addRunCounts, aggregateTests, SameConditionIndex } from '../verdicts/testStats';
-import { loadWindow, type JobFilter } from '../history/windowData';
+import { verdictsAt } from '../verdicts/judge';
+import { DAY } from '../history/spans';
+import { testWindows } from '../history/testWindow';
+import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
 import { day, iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
-import { NotFoundError } from '../errors';
+import { compileRegex } from '../patterns';
+import { InvalidQueryError, NotFoundError } from '../errors';
 
 export interface TestDetailQuery extends JobFilter {
   window: WindowName;
   at: number;
+  /** failed and flaked runs listed at most (RUNS_PAGE when not given) */
+  limit?: number;
+  /** list only runs that started before this (Unix seconds): the next page */
+  before?: number;
 }
 
+/** Failed and flaked runs a page lists by default (a test failing in every run has tens of thousands). */
+export const RUNS_PAGE = 200;
+
 export function parseTestQuery(p: Record<string, string | undefined>, now = Date.now()): TestDetailQuery {
-  return { window: parseWindow(p.window), at: parseAt(p.at, now), job: p.job || undefined };
+  const limit = p.limit === undefined || p.limit === '' ? RUNS_PAGE : Number(p.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new InvalidQueryError(`invalid limit ${JSON.stringify(p.limit)}: use a whole number from 1 to 10000`);
+  if (p.job) compileRegex(p.job, 'job');
+  return { window: parseWindow(p.window), at: parseAt(p.at, now), job: p.job || undefined, limit, before: p.before ? parseAt(p.before, now) : undefined };
 }
 
 export async function findTest(db: Database, nameOrId: string): Promise<{ id: number; name: string; hash: string }> {
@@ -32,61 +44,52 @@ export async function findTest(db: Database, nameOrId: string): Promise<{ id: nu
 export async function testDetail(db: Database, nameOrId: string, q: TestDetailQuery) {
   const t = await findTest(db, nameOrId);
   const span = windowSpan(q.window, q.at);
-  const w = await loadWindow(db, span, q, t.id);
-  const a = aggregateTests(w, new Set([t.id])).get(t.id)!;
-  addRunCounts(w, [a]);
-  const active = a.windowFailed + a.windowFlaked > 0;
-  const v = active ? verdictFor(w, t.name, a, new SameConditionIndex(w)) : undefined;
+  const jobList = await loadJobs(db);
+  const allowed = filterJobs(jobList, q);
+  const jobName = new Map(jobList.map((j) => [j.id, j.name]));
+  const [w, verdicts, first] = await Promise.all([
+    testWindows(db, span, [t.id], allowed).then((m) => m.get(t.id)!),
+    // the verdict at `at`, judged on the 14 days before it whatever the window (as the hot list's)
+    verdictsAt(db, q.at, [t.id]),
+    db.get<{ first_seen: number }>('SELECT first_seen FROM test WHERE id = ?', [t.id]),
+  ]);
+  const v = verdicts.get(t.id);
+  const active = w.windowFailed + w.windowFlaked > 0;
+  const history = w.perDay
+    .map((d) => ({ day: day(d.day), job: jobName.get(d.jobId) ?? '', ...d.counts }))
+    .sort((x, y) => (x.day < y.day ? -1 : x.day > y.day ? 1 : x.job < y.job ? -1 : 1));
 
-  // Daily history per job over the window: runs that executed the test, failures, flakes.
-  const outcomeOf = new Map<number, number>();
-  for (let i = 0; i < w.outcomes.length; i++) outcomeOf.set(w.outcomes.runId[i], w.outcomes.outcome[i]);
-  const hist = new Map<string, { day: string; job: string; runs: number; failed: number; flaked: number }>();
-  for (const r of w.runs) {
-    if (r.started < span.from || r.testSetId === null || !setHas(w.sets.get(r.testSetId)!, t.id)) continue;
-    const job = w.jobs.get(r.jobId)!.name;
-    const k = `${day(r.started)}|${job}`;
-    let h = hist.get(k);
-    if (!h) hist.set(k, (h = { day: day(r.started), job, runs: 0, failed: 0, flaked: 0 }));
-    h.runs++;
-    const o = outcomeOf.get(r.id);
-    if (o === 1) h.failed++;
-    else if (o === 2) h.flaked++;
-  }
-
-  const runs = await db.all<{ job: string; build_id: string; url: string; gcs_path: string; started: number; outcome: number; message: string; hash: string | null }>(
+  // the window's failed and flaked runs, newest first, a page at a time
+  const limit = q.limit ?? RUNS_PAGE;
+  const upTo = Math.min(span.to, q.before ?? span.to);
+  const jobWhere = allowed ? ` AND o.job_id IN (${[...allowed].join(', ') || '0'})` : '';
+  const runRows = await db.all<{ job: string; build_id: string; url: string; gcs_path: string; started: number; outcome: number; message: string; hash: string | null }>(
     `SELECT j.name AS job, r.build_id, r.url, r.gcs_path, o.started, o.outcome, o.message, s.hash
      FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id LEFT JOIN signature s ON s.id = o.signature_id
-     WHERE o.test_id = ? AND o.started >= ? AND o.started < ? ORDER BY o.started DESC, r.build_id DESC`,
-    [t.id, span.from, span.to],
+     WHERE o.test_id = ? AND o.started >= ? AND o.started < ?${jobWhere} ORDER BY o.started DESC, o.run_id DESC LIMIT ?`,
+    [t.id, span.from, upTo, limit + 1],
   );
-  const allowed = new Set(w.runs.map((r) => `${w.jobs.get(r.jobId)!.name}/${r.buildId}`));
-  const windowRuns = runs.filter((r) => allowed.has(`${r.job}/${r.build_id}`));
+  const more = runRows.length > limit;
+  const windowRuns = runRows.slice(0, limit);
 
-  const sigRows = await db.all<{ id: number; hash: string; text: string; total: number; first: number; last: number }>(
-    `SELECT s.id, s.hash, s.text, COUNT(*) AS total, MIN(o.started) AS first, MAX(o.started) AS last
-     FROM test_outcome o JOIN signature s ON s.id = o.signature_id WHERE o.test_id = ? GROUP BY s.id, s.hash, s.text`,
-    [t.id],
-  );
-  // how many tests share each signature (a cross-test cause), in one query for the top ones
-  sigRows.sort((x, y) => (a.signatures.get(y.id) ?? 0) - (a.signatures.get(x.id) ?? 0) || y.total - x.total);
-  const shown = sigRows.slice(0, 50);
-  const testsPerSig = new Map(
-    (
-      await selectIn<{ signature_id: number; n: number }>(
-        db,
-        (p) => `SELECT signature_id, COUNT(DISTINCT test_id) AS n FROM test_outcome WHERE signature_id IN (${p}) GROUP BY signature_id`,
-        shown.map((s) => s.id),
-      )
-    ).map((r) => [r.signature_id, r.n]),
-  );
-  const signatures = shown.map((s) => ({
-    id: s.hash, text: s.text, count: a.signatures.get(s.id) ?? 0, total: s.total, tests: testsPerSig.get(s.id) ?? 1,
-    firstSeen: iso(s.first), lastSeen: iso(s.last), exampleRuns: windowRuns.filter((r) => r.hash === s.hash).slice(0, 3).map((r) => r.url),
+  // signatures: in the window and all time, from the rollups; how many tests share each (a cross-test cause)
+  const allTime = await db.rows('SELECT signature_id, SUM(failed + flaked), MIN(day), MAX(day) FROM rollup_sig_test_day WHERE test_id = ? GROUP BY signature_id', [t.id]);
+  const sigIds = allTime.map(([id]) => Number(id)).sort((x, y) => (w.signatures.get(y) ?? 0) - (w.signatures.get(x) ?? 0)).slice(0, 50);
+  const [info, testsPerSig, examples] = await Promise.all([
+    signatureInfo(db, sigIds),
+    selectRowsIn(db, (p) => `SELECT signature_id, COUNT(DISTINCT test_id) FROM rollup_sig_test_day WHERE signature_id IN (${p}) GROUP BY signature_id`, sigIds),
+    selectRowsIn(db, (p) => `SELECT signature_id, url FROM (SELECT o.signature_id, r.url, ROW_NUMBER() OVER (PARTITION BY o.signature_id ORDER BY o.started DESC) AS k
+      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${t.id} AND o.started >= ${span.from} AND o.started < ${span.to} AND o.signature_id IN (${p})) x WHERE k <= 3`, sigIds),
+  ]);
+  const sharing = new Map(testsPerSig.map(([id, n]) => [Number(id), Number(n)]));
+  const allTimeOf = new Map(allTime.map(([id, n, d0, d1]) => [Number(id), { total: Number(n), first: Number(d0) * DAY, last: Number(d1) * DAY }]));
+  const signatures = sigIds.map((id) => ({
+    id: info.get(id)?.hash ?? String(id), text: info.get(id)?.text ?? '', count: w.signatures.get(id) ?? 0, total: allTimeOf.get(id)!.total, tests: sharing.get(id) ?? 1,
+    firstSeen: iso(allTimeOf.get(id)!.first), lastSeen: iso(allTimeOf.get(id)!.last),
+    exampleRuns: examples.filter(([sid]) => Number(sid) === id).map(([, url]) => String(url)),
   }));
   signatures.sort((x, y) => y.count - x.count || y.total - x.total);
 
-  const last = windowRuns.length ? windowRuns[0].started : null;
   const bugs = (await bugsForTests(db, [t.hash])).get(t.hash) ?? [];
   return {
     test: t.name,
@@ -95,30 +98,36 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
     from: iso(span.from),
     to: iso(span.to),
     owner: testOwner(t.name),
+    /** when the test first ran, in all stored history */
+    firstSeen: first ? iso(Number(first.first_seen)) : null,
     classification: v?.classification ?? ('passing' as const),
-    evidence: v?.evidence ?? { summary: a.windowRuns ? `passed all ${a.windowRuns} runs in the window` : 'did not run in the window' },
-    failedRuns: a.windowFailed,
-    flakedRuns: a.windowFlaked,
-    runsCount: a.windowRuns,
-    failureRate: a.windowRuns ? Math.round((a.windowFailed / a.windowRuns) * 10000) / 10000 : 0,
-    previousFailedRuns: a.prevFailed,
-    previousFlakedRuns: a.prevFlaked,
-    previousRuns: a.prevRuns,
-    isNew: active && a.prevFailed + a.prevFlaked === 0,
-    history: [...hist.values()].sort((x, y) => (x.day < y.day ? -1 : x.day > y.day ? 1 : x.job < y.job ? -1 : 1)),
-    sparkline: sparkline(w, a),
+    evidence: v?.evidence ?? { summary: w.windowRuns ? `passed all ${w.windowRuns} runs in the window, and did not fail in the 14 days before ${iso(q.at)}` : 'did not run in the window' },
+    failedRuns: w.windowFailed,
+    flakedRuns: w.windowFlaked,
+    runsCount: w.windowRuns,
+    failureRate: w.windowRuns ? Math.round((w.windowFailed / w.windowRuns) * 10000) / 10000 : 0,
+    previousFailedRuns: w.prevFailed,
+    previousFlakedRuns: w.prevFlaked,
+    previousRuns: w.prevRuns,
+    isNew: active && w.prevFailed + w.prevFlaked === 0,
+    history,
+    sparkline: w.sparkline,
     signatures,
     runs: windowRuns.map((r) => ({
       job: r.job,
       buildId: r.build_id,
       url: r.url,
       artifacts: r.gcs_path,
-      started: iso(r.started),
+      started: iso(Number(r.started)),
       outcome: r.outcome === 1 ? 'failed' : 'flaked',
       signature: r.hash,
       message: r.message,
     })),
-    bugs: markRecurrence(bugs, last),
+    /** the window's failed and flaked runs, of which `runs` lists the newest (from `before` on) */
+    runsTotal: w.windowFailed + w.windowFlaked,
+    /** `before` for the next page of runs, when there is one */
+    runsNext: more ? iso(Number(windowRuns[windowRuns.length - 1].started)) : null,
+    bugs: markRecurrence(bugs, w.last),
   };
 }
 

@@ -3,6 +3,8 @@
 // The bug routes (issue 5) and the promotion route (issue 6) are described here too, from their
 // issues' contracts; their handlers live with that work.
 
+import { CLASSIFICATIONS } from '../verdicts/verdict';
+
 type Schema = Record<string, unknown>;
 
 const str = (description?: string): Schema => (description ? { type: 'string', description } : { type: 'string' });
@@ -18,7 +20,7 @@ const obj = (properties: Record<string, Schema>, required = Object.keys(properti
 const q = (name: string, description: string, schema: Schema = str(), required = false) => ({ name, in: 'query', required, description, schema });
 const path = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str() });
 
-const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d'], default: '7d' });
+const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d', '30d', '90d'], default: '7d' });
 const AT = q('at', 'End of the window (ISO time, or YYYY-MM-DD); default now. A link with `at` shows the same numbers forever.', { type: 'string', format: 'date-time' });
 const JOB = q('job', 'Regular expression over job names (RE2 syntax).');
 const BUDGET = q('budget', 'Milliseconds the answer may take, less than its default (search 15000, others 20000; 60000 at most); past it the answer stops and says so in `partial`.', { type: 'integer', minimum: 0 });
@@ -33,7 +35,10 @@ const errors = (codes: number[]) =>
         400: 'Invalid query parameter (the message says which and why)',
         401: 'Missing or wrong bearer token',
         404: 'Unknown id',
-        503: 'Database unavailable, or the server busy or the answer stopped past twice its budget: try again (Retry-After says when)',
+        408: 'The body did not arrive in time',
+        413: 'The body is too large',
+        429: 'Too many sign-in attempts from this client (a token sent is one): try again after Retry-After seconds',
+        503: 'Database unavailable, the server busy, or the answer stopped past twice its budget; (sign-in) too many bodies being sent at once: try again (Retry-After says when)',
       }[c] ?? 'Error'),
     ]),
   );
@@ -46,7 +51,7 @@ const bugRef = obj(
   { tracker: { type: 'string', enum: ['bugzilla', 'jira', 'github'] }, id: str(), url: str(), status: str(), summary: str(), reason: str('name-in-summary, name-in-comment, name-in-description, signature or manual'), recurred: bool('closed or verified, but the test failed after that'), closedAt: iso() },
   ['tracker', 'id', 'url', 'status', 'summary', 'reason'],
 );
-const classification = { type: 'string', enum: ['regression', 'broken', 'flaky', 'infra', 'failing'] };
+const classification = { type: 'string', enum: [...CLASSIFICATIONS], description: 'judged on the 14 days before `at`, whatever the window' };
 const evidence = { type: 'object', properties: { summary: str('one readable sentence') }, required: ['summary'], additionalProperties: true, description: 'The numbers behind the verdict; fields depend on the classification.' };
 const signature = obj({ id: str('stable id'), text: str('normalised failure text'), count: int('occurrences in the window') });
 const sparkPoint = obj({ start: iso(), runs: int(), failed: int(), flaked: int() });
@@ -55,6 +60,7 @@ const hotlistItem = obj({
   test: str('full test name'), id: str('16 hex digits derived from the name'), failedRuns: int(), flakedRuns: int(), runs: int(), failureRate: num(),
   jobs: arr(str()), firstFailure: nullable(iso()), lastFailure: nullable(iso()), previousFailedRuns: int(), previousFlakedRuns: int(), previousRuns: int(),
   isNew: bool('no failure or flake in the window before'), classification, evidence, signatures: arr(signature), signaturesCount: int(), bugs: arr(ref('BugRef')),
+  causes: arr(obj({ id: str('signature id'), runs: int() })),
   owner: str(), sparkline: arr(sparkPoint),
 });
 
@@ -81,20 +87,42 @@ const jobDetail = obj({
   name: str(), type: str(), window: str(), from: iso(), to: iso(), runsCount: int(), passRate: nullable(num()),
   daily: arr(obj({ day: str(), runs: int(), success: int(), failure: int(), error: int(), aborted: int(), passRate: nullable(num()) })),
   runs: arr(obj({
-    buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str(), payload: str(),
-    passed: int(), failed: int(), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
+    buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), pull: nullable(int()), commit: str('the commit under test: a presubmit\'s pull head'), payload: str(),
+    passed: int(), failed: int('failed tests, ci-operator wrapper tests (ignoreTests) left out'), flaked: int(), skipped: int(), installFailed: bool(), parseErrors: int(),
+    wrapperFailed: int('wrapper tests that failed (not counted in failed)'), wrapperFlaked: int(),
   })),
   pending: arr(obj({ buildId: str(), state: str(), started: iso(), url: str(), lastError: str('why the last try could not take it'), listed: bool('Deck listed it in the latest ingest pass'), lastListed: iso() })),
   topTests: arr(obj({ test: str(), id: str(), failedRuns: int(), flakedRuns: int(), runs: int(), classification })),
+  grid: obj({
+    columns: arr(obj({ buildId: str(), started: iso(), state: str(), url: str() })),
+    rows: arr(obj({
+      test: str(), id: str(), failed: int(), flaked: int(),
+      cells: arr(obj({ outcome: { type: 'string', enum: ['failed', 'flaked', 'passed', 'none'], description: 'none: the run did not execute the test' }, message: str('the start of the failure text') }, ['outcome'])),
+    })),
+    totalRows: int('tests that failed or flaked in the columns (rows holds at most 200)'),
+  }),
 });
 
-const runTest = obj({ test: str(), id: str(), message: str(), signature: nullable(obj({ id: str(), text: str() })) });
+const runTestFields = {
+  test: str(), id: str(), message: str(), signature: nullable(obj({ id: str(), text: str() })),
+  junit: nullable(str('the junit file that held the failure, relative to the run folder')), junitUrl: nullable(str()),
+};
+const runTest = obj(runTestFields);
 const runDetail = obj({
   job: str(), buildId: str(), state: str(), started: iso(), finished: nullable(iso()), durationSeconds: nullable(int()), url: str(), artifacts: str(), artifactsUrl: str(),
-  refs: obj({ pull: nullable(int()), baseRef: str(), commit: str(), detail: { type: 'object' } }, ['pull', 'baseRef', 'commit']),
-  payload: nullable(str()), counts: obj({ passed: int(), failed: int(), flaked: int(), skipped: int() }),
+  links: obj({
+    buildLog: nullable(str('build-log.txt')), stepLogs: arr(obj({ step: str('<test>/<step>'), file: str(), url: str() })), junit: arr(obj({ file: str(), url: str() })),
+  }),
+  refs: obj({ pull: nullable(int()), baseRef: str(), commit: str('a presubmit\'s pull head'), pullUrl: nullable(str()), detail: { type: 'object' } }, ['pull', 'baseRef', 'commit']),
+  payload: nullable(str()),
+  counts: obj({
+    passed: int(), failed: int('ci-operator wrapper tests (ignoreTests) left out'), flaked: int(), skipped: int(),
+    wrapperFailed: int(), wrapperFlaked: int(), wrapperPassed: int(),
+  }),
   installFailure: nullable({ type: 'object', properties: { steps: arr(str()) } }), promote: nullable({ type: 'object' }), resultsFrom: nullable(str()), incomplete: bool(),
-  failedTests: arr(runTest), flakedTests: arr(runTest), parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
+  failedTests: arr(runTest), flakedTests: arr(runTest),
+  wrapperTests: arr(obj({ ...runTestFields, outcome: { type: 'string', enum: ['failed', 'flaked'] }, stepLog: nullable(str('the failing step\'s log, relative to the run folder')) })),
+  parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
 });
 
 const partial = obj(
@@ -135,10 +163,13 @@ const searchResult = obj(
 const stats = obj({
   runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
   signatures: int(), parseErrors: int(), lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('sources that failed without failing the latest pass: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass, which then failed: see /api/ingest'),
 });
 
 const health = obj({
-  status: { type: 'string', enum: ['ok', 'stale', 'never-ingested', 'unavailable'] }, lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  status: { type: 'string', enum: ['ok', 'degraded', 'stale', 'never-ingested', 'unavailable'], description: 'degraded: the latest pass could not store every run it read (whatever the age of the data)' },
+  lastIngestAt: nullable(iso()), lastIngestStatus: nullable(str()), lastIngestWarnings: int('problems the latest pass reported reading its sources: see /api/ingest'),
+  lastIngestRunsNotStored: int('runs the database refused to store in the latest pass (a full disk, say), which then failed'),
   ageSeconds: nullable(int('since the last successful ingest')), staleAfterSeconds: int(),
   database: obj({ reachable: bool(), dialect: str(), error: str() }, ['reachable']),
   counts: nullable(obj({ runs: int(), pendingRuns: int(), jobs: int(), tests: int(), signatures: int() })),
@@ -149,7 +180,8 @@ const ingestLog = obj({
     id: int(), startedAt: iso(), finishedAt: nullable(iso()),
     status: { type: 'string', enum: ['running', 'ok', 'failed', 'interrupted'], description: 'interrupted: recorded as running, and a later pass started since (its process was killed)' },
     message: str('why the pass failed'), seconds: num(), runsNew: int(), runsUpdated: int(), runsPending: int(), runsLost: int('pending runs Deck stopped listing unfinished'),
-    runsFailed: int('runs that could not be fetched or stored (tried again later)'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
+    runsFailed: int('runs that could not be fetched or stored (tried again later)'), runsNotStored: int('of those, runs the database refused: the pass failed'), runsBackfilled: int('of runsNew, those found in the GCS job folders (ingest --since)'),
+    runsPruned: int('runs deleted for being older than the retention'), testResults: int(), parseErrors: int(), downloadedBytes: int(),
     warnings: arr(str('a source that failed without failing the pass')),
   })),
   pending: obj({
@@ -176,10 +208,15 @@ const promotion = obj({
       failingTests: arr(obj({ test: str(), classification: str(), bugs: arr(ref('BugRef')) }, ['test'])),
     }, ['job', 'kind'])),
   }, ['name', 'blocked', 'jobs'])),
+  rejectedStreams: arr(str('release streams whose latest payloads were rejected')),
   releaseStreams: arr(obj({
     name: str(), latest: nullable(obj({ tag: str(), phase: str() })), lastAccepted: nullable(obj({ tag: str() })),
     blockingJobs: arr(obj({ name: str(), state: str(), url: str(), failingTests: arr(obj({ test: str() })) }, ['name', 'state'])),
-  }, ['name'])),
+    rejectedInARow: int('payloads rejected in a row at the head (the newest still being verified passed over); 0: the stream blocks nothing'),
+    rejectedSince: nullable(iso('when the oldest payload of that streak was created')), lastAcceptedAt: nullable(iso('when the last accepted payload was created')),
+    failingBlockingJobs: arr(obj({ name: str(), payloads: int('payloads of the streak it failed'), latest: { type: 'object', description: 'its failure in the newest of them (as blockingJobs)' } })),
+    summary: str('one line a buildcop can paste'),
+  }, ['name', 'rejectedInARow'])),
 });
 
 const bugLinkBody = {
@@ -207,6 +244,7 @@ export function openApiDocument() {
     q('owner', 'Owner from the test name ([sig-x] gives x).'),
     q('classification', 'Only tests with this verdict.', classification),
     q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
+    q('sort', 'failures (the window\'s failed runs, default) or severity (how long and how much a flake fails).', { type: 'string', enum: ['failures', 'severity'] }),
     q('test', 'Regular expression over test names (RE2 syntax).'),
     q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
     BUDGET,
@@ -260,14 +298,14 @@ export function openApiDocument() {
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
         delete: {
           summary: 'Unlink a bug; unlinking an automatic link sticks',
           description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
           security: [{ bearer: [] }, { session: [] }],
           requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404]) },
+          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
         },
       },
       '/api/auth': {
@@ -275,10 +313,17 @@ export function openApiDocument() {
         post: {
           summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
           requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
-          responses: { 200: ok({ type: 'object' }), ...errors([401]) },
+          responses: { 200: ok({ type: 'object' }), ...errors([401, 408, 413, 429]) },
         },
         delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
       },
+      '/api/causes': get(
+        'The causes of a window (failure signatures across tests, install and setup step failures), most runs taken down first, each with its verdict over runs',
+        'buildcop causes',
+        [WINDOW, AT, JOB, q('release', 'Release parsed from job names, e.g. 4.2.'), q('limit', 'Causes at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
+        ref('Causes'),
+      ),
+      '/api/signatures/{id}': get('One failure signature: text and a real example, its tests, runs per day, jobs and slices, bugs, example runs', 'buildcop signature ID', [path('id', 'signature id'), WINDOW, AT], { type: 'object', additionalProperties: true }, [400, 404]),
       '/api/promotion': get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')),
     },
     components: {
@@ -287,7 +332,7 @@ export function openApiDocument() {
         session: { type: 'apiKey', in: 'cookie', name: 'buildcop_session', description: 'set by signing in at /signin (POST /api/auth)' },
       },
       schemas: {
-        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one') }, ['error']),
+        Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one; for a 500, where the server logged it'), id: str('500 only: the id under which the server logged the error') }, ['error']),
         BugRef: bugRef,
         Hotlist: obj(
           { window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem), partial: ref('Partial') },
@@ -304,6 +349,14 @@ export function openApiDocument() {
         IngestLog: ingestLog,
         Bugs: bugs,
         Promotion: promotion,
+        Causes: obj({
+          window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalCauses: int(),
+          causes: arr(obj({
+            id: str('signature id'), text: str('normalised failure text'), kind: { type: 'string', enum: ['signature', 'install', 'setup'] },
+            runs: int('distinct runs of the window it took down'), tests: int('distinct tests failing with it'), jobs: arr(str()),
+            firstSeen: iso(), lastSeen: iso(), classification, evidence, examples: arr({ type: 'object' }), bugs: arr({ type: 'object' }),
+          })),
+        }),
       },
     },
   };

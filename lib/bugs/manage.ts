@@ -6,7 +6,7 @@ import { bugzillaBugUrl, fetchBugzilla } from '../sources/bugzilla';
 import { fetchGithub, githubIssueUrl } from '../sources/github';
 import type { HttpClient } from '../sources/http';
 import { fetchJira, jiraIssueUrl } from '../sources/jira';
-import { TRACKERS, type Tracker } from '../sources/trackerBug';
+import { TRACKERS, type Tracker, type TrackerBug } from '../sources/trackerBug';
 import { ensureBugStub, findBug, testsOfSignature, upsertBugs } from '../store/bugs';
 import type { Database } from '../store/db';
 import { insertMany } from '../store/bulk';
@@ -119,19 +119,46 @@ function configuredUrl(config: Config | undefined, ref: BugRef): string | undefi
   return undefined;
 }
 
-/** Fetches one bug from its configured tracker; null when not configured, not found or not reachable. */
-async function fetchOne(config: Config, http: HttpClient, ref: BugRef) {
+/** What the configured tracker answered when asked for one bug; null when not configured or not reachable. */
+async function askTracker(config: Config, http: HttpClient, ref: BugRef): Promise<TrackerBug[] | null> {
   try {
-    if (ref.tracker === 'bugzilla' && config.bugzilla) return (await fetchBugzilla(http, { url: config.bugzilla.url, ids: [ref.bugId] })).bugs[0] ?? null;
-    if (ref.tracker === 'jira' && config.jira) return (await fetchJira(http, { url: config.jira.url, keys: [ref.bugId] })).bugs[0] ?? null;
+    if (ref.tracker === 'bugzilla' && config.bugzilla) return (await fetchBugzilla(http, { url: config.bugzilla.url, ids: [ref.bugId] })).bugs;
+    if (ref.tracker === 'jira' && config.jira) return (await fetchJira(http, { url: config.jira.url, keys: [ref.bugId] })).bugs;
     if (ref.tracker === 'github' && config.github) {
       const [repo, n] = ref.bugId.split('#');
-      return (await fetchGithub(http, { url: config.github.url, repo, token: config.github.token, numbers: [Number(n)] })).bugs[0] ?? null;
+      return (await fetchGithub(http, { url: config.github.url, repo, token: config.github.token, numbers: [Number(n)] })).bugs;
     }
   } catch {
     // a stub now; the next refresh fills it in
   }
   return null;
+}
+
+/**
+ * Whether a tracker's answer is the bug asked for: its id, and for GitHub its page too (an issue
+ * moved to another repository answers from there, under the number asked for).
+ */
+function isBugAskedFor(ref: BugRef, bug: TrackerBug): boolean {
+  if (bug.tracker !== ref.tracker || bug.bugId !== ref.bugId) return false;
+  if (ref.tracker !== 'github') return true;
+  const [repo, n] = ref.bugId.split('#');
+  return new URL(bug.url).pathname.toLowerCase().replace(/\/+$/, '') === `/${repo}/issues/${n}`.toLowerCase();
+}
+
+/**
+ * Fetches one bug from its configured tracker; null when not configured, not found or not reachable.
+ * A tracker that answers with another bug (a Jira that follows a moved issue, say) is refused with a
+ * 400: linking it would store and link a bug nobody named.
+ */
+async function fetchOne(config: Config, http: HttpClient, ref: BugRef): Promise<TrackerBug | null> {
+  const answered = await askTracker(config, http, ref);
+  if (!answered?.length) return null;
+  const bug = answered.find((b) => isBugAskedFor(ref, b));
+  if (!bug) {
+    const got = answered.map((b) => `${b.bugId} (${b.url})`).join(', ');
+    throw new BugRequestError(`${ref.tracker} answered ${got} when asked for ${ref.bugId}: not linked`, 400);
+  }
+  return bug;
 }
 
 export interface LinkRequest {

@@ -1,5 +1,6 @@
 // Argument parsing shared by the commands: flags with values, booleans, positionals.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { durationMs } from '../config';
 
 export class UsageError extends Error {}
 
@@ -23,12 +24,19 @@ export function parse<T extends Options>(argv: string[], options: T, allowPositi
 
 /** "5m", "90s", "1h", "2d" → milliseconds. */
 export function parseDuration(s: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(s.trim());
-  if (!m) throw new UsageError(`invalid duration ${JSON.stringify(s)} (use e.g. 90s, 5m, 1h)`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
-  return Number(m[1]) * unit;
+  const ms = durationMs(s);
+  if (ms === undefined) throw new UsageError(`invalid duration ${JSON.stringify(s)} (use e.g. 90s, 5m, 1h)`);
+  return ms;
 }
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * The line a list ends with when it shows fewer than it has: "(100 of 184 tests; --limit 184 shows
+ * them all)". Empty when everything is shown.
+ */
+export function shownOf(shown: number, total: number, what: string, more: string): string {
+  return shown < total ? `(${shown} of ${total} ${what}; ${more})` : '';
 }

@@ -2,12 +2,13 @@
 // parameters; --json prints exactly what the API returns).
 import { health } from '../answers/health';
 import { ingestLog, parseIngestLogQuery, reportedProblems } from '../answers/ingestLog';
-import { jobDetail, listJobs, parseJobsQuery } from '../answers/jobs';
+import { jobDetail, listJobs, parseJobsQuery, type JobDetail } from '../answers/jobs';
 import { runDetail } from '../answers/runDetail';
+import { loadConfigIfPresent } from '../config';
 import { parseSearchQuery, search, type SearchResult } from '../answers/search';
 import type { MatchedLine } from '../search/matchLines';
 import { openDatabase } from '../store/db';
-import { parse, printJson, UsageError } from './args';
+import { parse, printJson, shownOf, UsageError } from './args';
 import type { Command } from './command';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -15,8 +16,7 @@ const pct = (r: number | null) => (r === null ? '   n/a' : `${(r * 100).toFixed(
 const WINDOW = { window: { type: 'string' }, at: { type: 'string' } } as const;
 
 export const jobsCommand: Command = {
-  summary: 'all jobs with their pass rate in a window, worst first',
-  usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d] [--at ISO] [--json]',
+  usage: 'Usage: buildcop jobs [--window 24h|3d|7d|14d|30d|90d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, WINDOW);
     const result = await listJobs(await openDatabase(v.db), parseJobsQuery({ window: v.window, at: v.at }));
@@ -30,42 +30,60 @@ export const jobsCommand: Command = {
 };
 
 export const jobCommand: Command = {
-  summary: 'one job: pass rate per day, recent runs, most failing tests',
   usage: 'Usage: buildcop job NAME [--window 7d] [--at ISO] [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, WINDOW, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one job name');
-    const j = await jobDetail(await openDatabase(v.db), positionals[0], parseJobsQuery({ window: v.window, at: v.at }));
+    const j = await jobDetail(await openDatabase(v.db), positionals[0], parseJobsQuery({ window: v.window, at: v.at }), loadConfigIfPresent(v.config));
     if (v.json) printJson(j);
     else {
       out(`${j.name} (${j.type}): pass rate ${pct(j.passRate).trim()} over ${j.runsCount} runs, ${j.from} .. ${j.to}`);
       for (const d of j.daily) out(`  ${d.day} ${pct(d.passRate)} of ${d.runs} runs`);
       out('Most failing tests:');
       for (const t of j.topTests.slice(0, 10)) out(`  ${String(t.failedRuns).padStart(4)} failed ${String(t.flakedRuns).padStart(3)} flaked  ${t.classification.padEnd(10)} ${t.test}`);
+      if (j.topTests.length > 10) out(`  (10 of the ${j.topTests.length} failing most; buildcop hotlist --job '^${j.name}$' lists every one)`);
       out('Recent runs:');
       for (const r of j.runs.slice(0, 10)) out(`  ${r.started} ${r.state.padEnd(8)} ${r.buildId} ${r.failed} failed ${r.url}`);
+      const runsMore = shownOf(Math.min(10, j.runs.length), j.runsCount, 'runs in the window', `--json lists the latest ${j.runs.length}`);
+      if (runsMore) out(`  ${runsMore}`);
+      out(renderGrid(j.grid));
     }
     return 0;
   },
 };
 
+const CELL = { failed: 'F', flaked: 'f', passed: '.', none: ' ' } as const;
+
+/** TestGrid's view as text: one character per run (newest first), one line per test. */
+export function renderGrid(grid: JobDetail['grid']): string {
+  if (!grid.rows.length) return `Grid: no test failed or flaked in the latest ${grid.columns.length} runs.`;
+  const lines = [`Grid of the latest ${grid.columns.length} runs, newest first (F failed, f flaked, . passed, blank did not run):`];
+  for (const row of grid.rows) lines.push(`  ${row.cells.map((c) => CELL[c.outcome]).join('')}  ${row.test}`);
+  if (grid.rows.length < grid.totalRows) lines.push(`  (${grid.rows.length} of ${grid.totalRows} tests; --json has the cells and failure texts)`);
+  return lines.join('\n');
+}
+
 export const runCommand: Command = {
-  summary: 'one run: state, duration, refs, failed and flaked tests, parse errors',
   usage: 'Usage: buildcop run JOB BUILD_ID [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, {}, true);
     if (positionals.length !== 2) throw new UsageError('give the job name and the build id');
-    const r = await runDetail(await openDatabase(v.db), positionals[0], positionals[1]);
+    const r = await runDetail(await openDatabase(v.db), positionals[0], positionals[1], loadConfigIfPresent(v.config));
     if (v.json) printJson(r);
     else {
       out(`${r.job} #${r.buildId}: ${r.state}, started ${r.started}${r.durationSeconds !== null ? `, ${Math.round(r.durationSeconds / 60)} min` : ''}`);
       out(`  ${r.url}`);
-      if (r.refs.pull) out(`  pull #${r.refs.pull} ${r.refs.commit}`);
-      if (r.payload) out(`  payload ${r.payload}`);
-      out(`  ${r.counts.failed} failed, ${r.counts.flaked} flaked, ${r.counts.passed} passed, ${r.counts.skipped} skipped`);
+      if (r.refs.pull) out(`  pull #${r.refs.pull}${r.refs.pullUrl ? ` ${r.refs.pullUrl}` : ''}, head commit ${r.refs.commit}`);
+      else if (r.payload) out(`  payload ${r.payload}`);
+      const wrappers = r.counts.wrapperFailed + r.counts.wrapperFlaked + r.counts.wrapperPassed;
+      out(`  ${r.counts.failed} failed, ${r.counts.flaked} flaked, ${r.counts.passed} passed, ${r.counts.skipped} skipped${wrappers ? ` (and ${wrappers} ci-operator step and monitor results, not counted)` : ''}`);
       if (r.installFailure) out(`  install failed: ${JSON.stringify(r.installFailure)}`);
-      for (const t of r.failedTests) out(`  FAILED ${t.test}\n         ${t.message.split('\n')[0].slice(0, 160)}`);
+      if (r.artifactsUrl) out(`  artifacts ${r.artifactsUrl}`);
+      if (r.links.buildLog) out(`  build log ${r.links.buildLog}`);
+      for (const l of r.links.stepLogs) out(`  step log ${l.step}: ${l.url}`);
+      for (const t of r.failedTests) out(`  FAILED ${t.test}\n         ${t.message.split('\n')[0].slice(0, 160)}${t.junitUrl ? `\n         junit ${t.junitUrl}` : ''}`);
       for (const t of r.flakedTests) out(`  FLAKED ${t.test}`);
+      for (const t of r.wrapperTests) out(`  (step) ${t.outcome} ${t.test}`);
       for (const e of r.parseErrors) out(`  parse error in ${e.file}: ${e.message}`);
     }
     return 0;
@@ -73,7 +91,6 @@ export const runCommand: Command = {
 };
 
 export const searchCommand: Command = {
-  summary: 'build logs, failure texts and bugs matching a regex (RE2), grouped by job and test, per day',
   usage: 'Usage: buildcop search REGEX [--in logs,failures,bugs] [--context N] [--window 14d] [--at ISO] [--job REGEX] [--limit N] [--json]',
   async run(argv) {
     const { values: v, positionals } = parse(argv, { ...WINDOW, job: { type: 'string' }, limit: { type: 'string' }, in: { type: 'string' }, context: { type: 'string' } }, true);
@@ -112,6 +129,8 @@ function printSearch(r: SearchResult): void {
     out(`${String(g.matches).padStart(5)}  ${g.test}`);
     for (const run of g.runs.slice(0, 3)) out(`         ${run.started} ${run.job} ${run.buildId} ${run.url}`);
   }
+  const more = shownOf(r.results.length, r.tests, 'tests', `--limit ${Math.min(r.tests, 1000)} shows more`);
+  if (more) out(more);
   if (r.bugs.length) out(`Bugs: ${r.matchingBugs}`);
   for (const b of r.bugs) {
     out(`${String(b.matches).padStart(5)}  ${b.tracker} ${b.id} ${b.status} ${b.summary}`);
@@ -120,7 +139,6 @@ function printSearch(r: SearchResult): void {
 }
 
 export const healthCommand: Command = {
-  summary: 'is the data fresh? ok, stale, never-ingested or unavailable (exit 1 unless ok)',
   usage: 'Usage: buildcop health [--db URL] [--json]',
   async run(argv) {
     const { values: v } = parse(argv, {});
@@ -129,7 +147,8 @@ export const healthCommand: Command = {
     else {
       const age = h.ageSeconds === null ? '' : ` (${Math.round(h.ageSeconds / 60)} minutes ago)`;
       const warned = h.lastIngestWarnings ? `; the latest pass ${reportedProblems(h.lastIngestWarnings)} (buildcop ingest-log)` : '';
-      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${warned}`);
+      const notStored = h.lastIngestRunsNotStored ? `; the latest pass could not store ${h.lastIngestRunsNotStored} run${h.lastIngestRunsNotStored === 1 ? '' : 's'} (buildcop ingest-log)` : '';
+      out(`${h.status}: last ingest ${h.lastIngestAt ?? 'never'}${age}${h.lastIngestStatus && h.lastIngestStatus !== 'ok' ? `, latest pass ${h.lastIngestStatus}` : ''}${notStored}${warned}`);
       out(h.database.reachable ? `database: ${h.database.dialect}, ${h.counts?.runs} runs, ${h.counts?.tests} tests, ${h.counts?.jobs} jobs` : `database unreachable: ${h.database.error}`);
     }
     return h.status === 'ok' ? 0 : 1;
@@ -137,7 +156,6 @@ export const healthCommand: Command = {
 };
 
 export const ingestLogCommand: Command = {
-  summary: 'what ingest did and is waiting for: recent passes and their warnings, pending runs, parse errors',
   usage: 'Usage: buildcop ingest-log [--limit N] [--db URL] [--json]\n  --limit N: passes listed, newest first (default 20)',
   async run(argv) {
     const { values: v } = parse(argv, { limit: { type: 'string' } });
@@ -149,7 +167,7 @@ export const ingestLogCommand: Command = {
       for (const p of log.passes) {
         out(
           `  ${p.startedAt} ${p.status.padEnd(11)} ${p.seconds.toFixed(1).padStart(6)} s  ${n(p.runsNew)} new, ${n(p.runsUpdated)} updated, ${n(p.runsPending)} pending` +
-            `${p.runsLost ? ` (${n(p.runsLost)} lost)` : ''}${p.runsFailed ? `, ${n(p.runsFailed)} failed` : ''}; ${n(p.testResults)} test results, ${n(p.parseErrors)} parse errors; ${(p.downloadedBytes / 1e6).toFixed(1)} MB`,
+            `${p.runsLost ? ` (${n(p.runsLost)} lost)` : ''}${p.runsFailed ? `, ${n(p.runsFailed)} failed` : ''}${p.runsNotStored ? ` (${n(p.runsNotStored)} not stored)` : ''}; ${n(p.testResults)} test results, ${n(p.parseErrors)} parse errors; ${(p.downloadedBytes / 1e6).toFixed(1)} MB`,
         );
         if (p.message) out(`      failed: ${p.message}`);
         for (const w of p.warnings) out(`      warning: ${w}`);
@@ -160,8 +178,12 @@ export const ingestLogCommand: Command = {
         const tries = r.attempts ? ` (${r.attempts} tr${r.attempts === 1 ? 'y' : 'ies'}${r.nextCheck ? `, next ${r.nextCheck}` : ''}): ${r.lastError.split('\n')[0]}` : '';
         out(`  ${r.why.padEnd(8)} ${r.job} ${r.buildId} started ${r.started}${tries}`);
       }
+      const pendingMore = shownOf(pending.runs.length, pending.total, 'pending runs', '--json has the same; GET /api/ingest too');
+      if (pendingMore) out(`  ${pendingMore}`);
       out(`Parse errors: ${log.parseErrors.total} in ${log.parseErrors.runs} run${log.parseErrors.runs === 1 ? '' : 's'}`);
       for (const e of log.parseErrors.errors) out(`  ${e.job} ${e.buildId} ${e.file}: ${e.message.split('\n')[0]}`);
+      const errorsMore = shownOf(log.parseErrors.errors.length, log.parseErrors.total, 'parse errors, the latest first', 'each run\'s page lists its own');
+      if (errorsMore) out(`  ${errorsMore}`);
     }
     return 0;
   },

@@ -21,7 +21,6 @@ refresh fetches what changed in the trackers now and recomputes the automatic li
 this on every pass).`;
 
 export const bugsCommand: Command = {
-  summary: 'bugs from Bugzilla, Jira and GitHub and the tests they are linked to; link/unlink by hand',
   usage: USAGE,
   async run(argv) {
     const { values: v, positionals } = parse(argv, { linked: { type: 'boolean' }, tracker: { type: 'string' }, signature: { type: 'string' } } as const, true);

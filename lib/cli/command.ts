@@ -1,6 +1,5 @@
-// What every CLI command module exports: its help texts and what it runs.
+// What every CLI command module exports: its help text and what it runs (its one-line summary is in commands.ts).
 export interface Command {
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<number>;
 }

@@ -3,21 +3,29 @@
 // command's code made each invocation about 0.2-0.45 s slower.
 import type { Command } from './command';
 
-export const COMMANDS: Record<string, () => Promise<Command>> = {
-  ingest: async () => (await import('./ingest')).ingestCommand,
-  stats: async () => (await import('./stats')).statsCommand,
-  hotlist: async () => (await import('./analysis')).hotlistCommand,
-  test: async () => (await import('./analysis')).testCommand,
-  replay: async () => (await import('./replay')).replayCommand,
-  world: async () => (await import('./replay')).worldCommand,
-  promotion: async () => (await import('./promotion')).promotionCommand,
-  jobs: async () => (await import('./browse')).jobsCommand,
-  job: async () => (await import('./browse')).jobCommand,
-  run: async () => (await import('./browse')).runCommand,
-  search: async () => (await import('./browse')).searchCommand,
-  health: async () => (await import('./browse')).healthCommand,
-  'ingest-log': async () => (await import('./browse')).ingestLogCommand,
-  demo: async () => (await import('./demo')).demoCommand,
-  bugs: async () => (await import('./bugs')).bugsCommand,
+export interface CommandEntry {
+  /** one line for `buildcop --help` (kept here: help then loads no command's code) */
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  ingest: { summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database', load: async () => (await import('./ingest')).ingestCommand },
+  stats: { summary: 'totals of what has been ingested, and when the last ingest ran', load: async () => (await import('./stats')).statsCommand },
+  hotlist: { summary: 'the tests failing most in a window, with verdicts, evidence, signatures and bugs', load: async () => (await import('./analysis')).hotlistCommand },
+  test: { summary: 'one test: verdict with evidence, history, signatures, failed and flaked runs', load: async () => (await import('./analysis')).testCommand },
+  causes: { summary: 'the causes of a window (failure signatures, install and setup failures), most runs taken down first', load: async () => (await import('./causes')).causesCommand },
+  signature: { summary: 'one failure signature: its text and an example, its tests, runs per day, jobs, bugs', load: async () => (await import('./causes')).signatureCommand },
+  replay: { summary: 'serve the bundled sample world in the real services\' URL shapes (Deck, GCS, trackers)', load: async () => (await import('./replay')).replayCommand },
+  world: { summary: 'generate the sample world (deterministic) into a folder', load: async () => (await import('./replay')).worldCommand },
+  promotion: { summary: 'promotion gates: blocked or not, by which jobs and failing tests; release payloads', load: async () => (await import('./promotion')).promotionCommand },
+  jobs: { summary: 'all jobs with their pass rate in a window, worst first', load: async () => (await import('./browse')).jobsCommand },
+  job: { summary: 'one job: pass rate per day, recent runs, most failing tests, its grid of the latest runs', load: async () => (await import('./browse')).jobCommand },
+  run: { summary: 'one run: state, duration, refs, failed and flaked tests, links to its logs, parse errors', load: async () => (await import('./browse')).runCommand },
+  search: { summary: 'build logs, failure texts and bugs matching a regex (RE2), grouped by job and test, per day', load: async () => (await import('./browse')).searchCommand },
+  health: { summary: 'is the data fresh? ok, degraded, stale, never-ingested or unavailable (exit 1 unless ok)', load: async () => (await import('./browse')).healthCommand },
+  'ingest-log': { summary: 'what ingest did and is waiting for: recent passes and their warnings, pending runs, parse errors', load: async () => (await import('./browse')).ingestLogCommand },
+  demo: { summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)', load: async () => (await import('./demo')).demoCommand },
+  bugs: { summary: 'bugs from Bugzilla, Jira and GitHub and the tests they are linked to; link/unlink by hand', load: async () => (await import('./bugs')).bugsCommand },
   // MORE-COMMANDS
 };

@@ -5,15 +5,16 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
-import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile } from '../store/db';
+import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile, type Database } from '../store/db';
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
+import { placeDemoConfig, placedConfigMessage } from './demoConfig';
 import { nextServerEnv } from '../../scripts/nextServer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,38 +51,59 @@ export function buildIsStale(root = ROOT): boolean {
   return newestMtime(BUILD_INPUTS.map((p) => path.join(root, p))) > fs.statSync(buildId).mtimeMs;
 }
 
+/** Deck lists the last week, as a real Deck lists days rather than weeks; the rest is backfilled from GCS. */
+const DEMO_DECK_WINDOW_HOURS = 24 * 7;
+/** ingest.since of the demo: the whole sample world (14 days) */
+const DEMO_SINCE = '15d';
+
 async function startReplay(end: Date): Promise<{ server: ReplayServer; dir: string }> {
   // A fixed port keeps the Prow links stored by earlier demo runs working; any port when it is taken.
   const port = Number(process.env.BUILDCOP_REPLAY_PORT ?? 8099);
+  const deckWindowHours = DEMO_DECK_WINDOW_HOURS;
   try {
-    return await startSampleReplay({ end, port });
+    return await startSampleReplay({ end, port, deckWindowHours });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
     log(`port ${port} is taken; serving the sample world on a free port`);
-    return startSampleReplay({ end, port: 0 });
+    return startSampleReplay({ end, port: 0, deckWindowHours });
+  }
+}
+
+interface DemoState {
+  world?: string;
+  db?: string;
+  /** digest of the ./buildcop.config.json the demo wrote (see demoConfig.ts) */
+  config?: string;
+}
+
+function readState(): DemoState {
+  try {
+    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as DemoState;
+  } catch {
+    return {}; // first demo run
   }
 }
 
 /** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
-function resetIfOtherWorld(dbUrl: string, world: string): void {
-  let previous: { world?: string; db?: string } = {};
-  try {
-    previous = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as typeof previous;
-  } catch {
-    /* first demo run */
-  }
+function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): void {
   if (process.env.DATABASE_URL || dbUrl !== DEFAULT_SQLITE_URL || !previous.world || previous.world === world || previous.db !== dbUrl) return;
   const file = sqliteFile(dbUrl);
   log(`the demo database holds the sample world of ${previous.world}; rebuilding it for ${world}`);
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
 }
 
+/** The configured alerts after a pass (their code is loaded only when some are configured). */
+async function alertsAfter(config: Config, db: Database): Promise<void> {
+  if (!config.alerts?.length) return;
+  const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
+  log(formatAlertSummary(await alertAfterPass({ config, db })));
+}
+
 export const demoCommand: Command = {
-  summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)',
   usage: `Usage: buildcop demo [--port P]
 
 Generates the sample world ending this hour, serves it as Prow/GCS would (port $BUILDCOP_REPLAY_PORT,
-default 8099), ingests it into $DATABASE_URL (default file:./data/buildcop.db), runs "next build"
+default 8099; Deck lists its last 7 days, GCS holds all 14, which ingest.since backfills), ingests it into $DATABASE_URL (default file:./data/buildcop.db), runs "next build"
 when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while running.`,
   async run(argv) {
     const { values } = parse(argv, { port: { type: 'string' } } as const);
@@ -92,16 +114,20 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     log(`sample world ending ${end.toISOString()} (generated on first use, then cached in data/)`);
     const { server, dir } = await startReplay(end);
     log(`replay of ${path.basename(dir)} at ${server.url}`);
-    writeReplayConfig(dir, server.url, CONFIG_FILE);
+    writeReplayConfig(dir, server.url, CONFIG_FILE, { ingest: { since: DEMO_SINCE } });
+    const previous = readState();
+    const placed = placeDemoConfig(CONFIG_FILE, process.cwd(), previous.config);
+    log(placedConfigMessage(placed, CONFIG_FILE));
 
     const dbUrl = databaseUrl(values.db);
-    resetIfOtherWorld(dbUrl, path.basename(dir));
+    resetIfOtherWorld(dbUrl, path.basename(dir), previous);
     const config = loadConfig(CONFIG_FILE);
     let db = await openDatabase(dbUrl);
-    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl }, null, 2));
+    fs.writeFileSync(STATE_FILE, JSON.stringify({ world: path.basename(dir), db: dbUrl, config: placed.digest }, null, 2));
     log(`ingesting into ${dbUrl}`);
     const summary = await ingestPass({ config, db, progress: createProgress(process.stderr, false) });
     log(formatSummary(summary));
+    await alertsAfter(config, db);
     await closeDatabase(db); // next start opens its own connection; the periodic ingest reopens
 
     if (buildIsStale()) {
@@ -125,6 +151,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
         db = await openDatabase(dbUrl);
         const s = await ingestPass({ config, db });
         if (s.runsNew || s.runsUpdated) log(formatSummary(s));
+        await alertsAfter(config, db);
       } catch (e) {
         log(`periodic ingest failed: ${(e as Error).message}`);
       }

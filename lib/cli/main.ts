@@ -1,9 +1,10 @@
 // The buildcop CLI: argument parsing and rendering only; every answer comes from lib/.
+import { adminTokenProblem } from '../server/auth';
 import { UsageError } from './args';
 import { COMMANDS } from './commands';
 
 async function usage(): Promise<string> {
-  const summaries = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(11)} ${(await load()).summary}`));
+  const summaries = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`);
   return `buildcop: the CI buildcop's dashboard, CLI and JSON API for Prow-based CI
 
 Usage: buildcop <command> [options]
@@ -29,10 +30,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`buildcop: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
-  const command = await COMMANDS[name]();
+  const command = await COMMANDS[name].load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
+  }
+  // a deployment's environment, refused by every command as the server refuses it (demo starts one)
+  const tokenProblem = adminTokenProblem();
+  if (tokenProblem) {
+    process.stderr.write(`buildcop ${name}: ${tokenProblem}\n`);
+    return 2;
   }
   try {
     return await command.run(rest);

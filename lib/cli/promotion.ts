@@ -28,7 +28,7 @@ export function renderPromotion(s: PromotionStatus): string {
   }
   if (s.releaseStreams.length) out.push('Release streams:');
   for (const r of s.releaseStreams) {
-    out.push(`  ${streamSummary(r)}`);
+    out.push(`${r.rejectedInARow ? 'REJECTED' : 'ok      '} ${r.summary || streamSummary(r)}`);
     for (const rej of r.rejected) {
       if (rej.tag === r.latest?.tag) continue;
       const jobs = rej.failedBlockingJobs.map((j) => `${j.name}${j.run ? ` (${j.run.job} ${j.run.buildId})` : ''}`).join(', ');
@@ -40,7 +40,6 @@ export function renderPromotion(s: PromotionStatus): string {
 }
 
 export const promotionCommand: Command = {
-  summary: 'promotion gates: blocked or not, by which jobs and failing tests; release payloads',
   usage: `Usage: buildcop promotion [--at ISO] [--json]
 
 Gates come from the "promotion" configuration, payloads from "releaseController" (read by ingest).`,

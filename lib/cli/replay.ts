@@ -1,16 +1,17 @@
 // replay and world: serve or generate the bundled sample world.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../config';
 import { replayConfig } from '../replay/config';
 import { ensureWorld } from '../replay/ensureWorld';
 import { startReplayServer, type ReplayServer } from '../replay/server';
-import { parse, UsageError } from './args';
+import { parse, parseDuration, UsageError } from './args';
 import type { Command } from './command';
 
-/** Writes a buildcop config whose every source is the replay server at `url`. */
-export function writeReplayConfig(worldDir: string, url: string, file: string): void {
+/** Writes a buildcop config whose every source is the replay server at `url` (with `extra` sections). */
+export function writeReplayConfig(worldDir: string, url: string, file: string, extra: Partial<Config> = {}): void {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(replayConfig(worldDir, url), null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ ...replayConfig(worldDir, url), ...extra }, null, 2)}\n`);
 }
 
 function parseEnd(s: string | undefined): Date | undefined {
@@ -20,28 +21,33 @@ function parseEnd(s: string | undefined): Date | undefined {
   return d;
 }
 
-/** The replay server for the sample world; Deck lists its whole history so one pass ingests it all. */
-export async function startSampleReplay(opts: { world?: string; end?: Date; port?: number; compressFileTypes?: string[] }): Promise<{ server: ReplayServer; dir: string }> {
+/**
+ * The replay server for the sample world. Deck lists its whole history (so one pass ingests it all)
+ * unless `deckWindowHours` says less (then `ingest --since` backfills the rest from GCS).
+ */
+export async function startSampleReplay(opts: { world?: string; end?: Date; port?: number; compressFileTypes?: string[]; deckWindowHours?: number }): Promise<{ server: ReplayServer; dir: string }> {
   const dir = opts.world ? path.resolve(opts.world) : await ensureWorld({ end: opts.end });
-  const server = await startReplayServer({ dir, port: opts.port ?? 0, deckWindowHours: 24 * 15, gcsPageSize: 1000, recordRequests: false, compressFileTypes: opts.compressFileTypes });
+  const deckWindowHours = opts.deckWindowHours ?? 24 * 15;
+  const server = await startReplayServer({ dir, port: opts.port ?? 0, deckWindowHours, gcsPageSize: 1000, recordRequests: false, compressFileTypes: opts.compressFileTypes });
   return { server, dir };
 }
 
 export const replayCommand: Command = {
-  summary: 'serve the bundled sample world in the real services\' URL shapes (Deck, GCS, trackers)',
-  usage: `Usage: buildcop replay [--port P] [--world DIR | --end ISO] [--write-config FILE] [--compress-file-types LIST]
+  usage: `Usage: buildcop replay [--port P] [--world DIR | --end ISO] [--write-config FILE] [--compress-file-types LIST] [--deck-window 15d]
 
 Serves a recorded CI world (generated into data/ on first use) as Deck, GCS, Bugzilla, Jira,
 GitHub and the release controller would, and prints its URL. --write-config writes a
 buildcop.config.json pointing every source at it. --compress-file-types (e.g. txt,log,json,tar,html,yaml,
 as OpenShift CI's Prow uploads) stores the objects with those extensions gzip-encoded, as GCS holds them
-there: listed at their compressed size, sent compressed to clients that accept gzip.`,
+there: listed at their compressed size, sent compressed to clients that accept gzip. --deck-window: Deck
+lists the runs started that long before the world's end (default 15d, the whole world); GCS holds them all.`,
   async run(argv) {
-    const { values } = parse(argv, { port: { type: 'string' }, world: { type: 'string' }, end: { type: 'string' }, 'write-config': { type: 'string' }, 'compress-file-types': { type: 'string' } } as const);
+    const { values } = parse(argv, { port: { type: 'string' }, world: { type: 'string' }, end: { type: 'string' }, 'write-config': { type: 'string' }, 'compress-file-types': { type: 'string' }, 'deck-window': { type: 'string' } } as const);
     const port = values.port ? Number(values.port) : 8099;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`invalid --port ${values.port}`);
     const types = values['compress-file-types']?.split(',').map((t) => t.trim().replace(/^\./, '')).filter(Boolean);
-    const { server, dir } = await startSampleReplay({ world: values.world, end: parseEnd(values.end), port, compressFileTypes: types });
+    const deckWindowHours = values['deck-window'] === undefined ? undefined : parseDuration(values['deck-window']) / 3_600_000;
+    const { server, dir } = await startSampleReplay({ world: values.world, end: parseEnd(values.end), port, compressFileTypes: types, deckWindowHours });
     if (values['write-config']) writeReplayConfig(dir, server.url, values['write-config']);
     process.stdout.write(`replay: serving ${dir} at ${server.url}${values['write-config'] ? ` (config: ${values['write-config']})` : ''}\n`);
     await new Promise(() => undefined); // until killed
@@ -50,7 +56,6 @@ there: listed at their compressed size, sent compressed to clients that accept g
 };
 
 export const worldCommand: Command = {
-  summary: 'generate the sample world (deterministic) into a folder',
   usage: 'Usage: buildcop world [--out DIR] [--end ISO]   (default: data/world-<hour>-v<N>, end = this hour)',
   async run(argv) {
     const { values } = parse(argv, { out: { type: 'string' }, end: { type: 'string' } } as const);

@@ -5,7 +5,6 @@ import { parse, printJson } from './args';
 import type { Command } from './command';
 
 export const statsCommand: Command = {
-  summary: 'totals of what has been ingested, and when the last ingest ran',
   usage: 'Usage: buildcop stats [--db URL] [--json]',
   async run(argv) {
     const { values } = parse(argv, {} as const);

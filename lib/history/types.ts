@@ -1,4 +1,4 @@
-// What history loads of jobs and runs: the shapes every answer and verdict reads.
+// The shape of a job as every answer reads it.
 
 export interface JobInfo {
   id: number;
@@ -7,19 +7,4 @@ export interface JobInfo {
   platform?: string;
   upgrade: boolean;
   kind: string;
-}
-
-export interface RunInfo {
-  id: number;
-  jobId: number;
-  buildId: string;
-  started: number;
-  state: string;
-  testSetId: number | null;
-  failed: number;
-  flaked: number;
-  installFailed: boolean;
-  commit: string;
-  payload: string;
-  url: string;
 }

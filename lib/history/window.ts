@@ -1,7 +1,7 @@
 // Time windows: parsing "7d"/"24h", and the bucket grid that verdicts and sparklines use.
 import { InvalidQueryError } from '../errors';
 
-export const WINDOWS = { '24h': 86_400, '3d': 3 * 86_400, '7d': 7 * 86_400, '14d': 14 * 86_400 } as const;
+export const WINDOWS = { '24h': 86_400, '3d': 3 * 86_400, '7d': 7 * 86_400, '14d': 14 * 86_400, '30d': 30 * 86_400, '90d': 90 * 86_400 } as const;
 export type WindowName = keyof typeof WINDOWS;
 
 export function parseWindow(w: string | undefined | null): WindowName {

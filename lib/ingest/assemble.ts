@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/buildLog';
 import { parseJunit } from '../parse/junit';
 import { cleanText, TestNames } from '../parse/testNames';
-import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber } from '../parse/prowMetadata';
+import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber, type FinishedJson, type StartedJson } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
 import { INSTALL_STEP_TEST } from '../parse/variants';
 
@@ -59,8 +59,11 @@ export function isJunit(path: string): boolean {
  */
 function resultLogs(listing: ListedObject[]): (path: string) => boolean {
   const hasE2eJunit = listing.some((o) => isJunit(o.path) && !OPERATOR_JUNIT.test(o.path));
-  return (path) => path === 'build-log.txt' || (!hasE2eJunit && /^artifacts\/[^/]+\/[^/]*e2e[^/]*\/build-log\.txt$/.test(path));
+  return (path) => path === 'build-log.txt' || (!hasE2eJunit && E2E_STEP_LOG.test(path));
 }
+
+/** An e2e step's build log: the glob lists them (runFilesGlob). */
+const E2E_STEP_LOG = /^artifacts\/[^/]+\/[^/]*e2e[^/]*\/build-log\.txt$/;
 
 /** The files of a run worth downloading, given its listing. */
 export function selectFiles(objects: ListedObject[], maxBytes: number): { fetch: ListedObject[]; problems: ParseProblem[] } {
@@ -81,11 +84,12 @@ const STEP_CASE = /^Run multi-stage test (\S+) - (\S+) container test$/;
 
 /**
  * The build logs of the steps that failed, by junit_operator.xml's cases, not fetched already:
- * artifacts/<test>/<step>/build-log.txt (search reads them). Not listed (the glob leaves step
- * folders out; listing them all made the run listings 2.5 times longer): fetched, a missing one
- * being no problem.
+ * artifacts/<test>/<step>/build-log.txt (search reads them). The glob lists e2e steps' logs only
+ * (listing every step's made the run listings 2.5 times longer): an e2e step's is taken when
+ * listed, another's is fetched, a missing one being no problem.
  */
-export function failedStepLogs(operator: RawCase[], fetched: ReadonlySet<string>): string[] {
+export function failedStepLogs(operator: RawCase[], listing: ListedObject[], fetched: ReadonlySet<string>): string[] {
+  const listed = new Set(listing.map((o) => o.path));
   const out = new Set<string>();
   for (const c of operator) {
     const m = c.result === 'failed' ? STEP_CASE.exec(c.name) : null;
@@ -93,7 +97,7 @@ export function failedStepLogs(operator: RawCase[], fetched: ReadonlySet<string>
     const [, test, pod] = m;
     const step = pod.startsWith(`${test}-`) ? pod.slice(test.length + 1) : pod;
     const path = `artifacts/${test}/${step}/build-log.txt`;
-    if (!fetched.has(path)) out.add(path);
+    if (!fetched.has(path) && (!E2E_STEP_LOG.test(path) || listed.has(path))) out.add(path);
   }
   return [...out];
 }
@@ -209,12 +213,65 @@ function failedInstallSteps(results: TestResult[]): string[] | undefined {
   return steps;
 }
 
+/** failedIn holds at most this many tests: a mass failure would otherwise make meta megabytes. */
+export const MAX_FAILED_IN = 500;
+
+/**
+ * Which junit file held each failure (the run page links to it): the files read, and the file of each
+ * failed or flaked test's first failure (none for a failure known from a build log only).
+ */
+export function junitSources(
+  junits: { path: string; cases: RawCase[] }[],
+  results: TestResult[],
+  names: TestNames,
+): { junit: string[] | undefined; failedIn: Record<string, number> | undefined } {
+  if (!junits.length) return { junit: undefined, failedIn: undefined };
+  const junit = junits.map((j) => j.path);
+  const failing = new Set<string>();
+  for (const r of results) if (r.outcome === 'failed' || r.outcome === 'flaked') failing.add(r.name);
+  const failedIn: Record<string, number> = {};
+  let n = 0;
+  for (let f = 0; f < junits.length && n < MAX_FAILED_IN; f++) {
+    for (const c of junits[f].cases) {
+      if (c.result !== 'failed') continue;
+      const name = names.kept(c.name);
+      if (!failing.has(name) || Object.hasOwn(failedIn, name)) continue;
+      failedIn[name] = f;
+      if (++n >= MAX_FAILED_IN) break;
+    }
+  }
+  return { junit, failedIn: n ? failedIn : undefined };
+}
+
+/**
+ * What Deck's record of a build found in its GCS folder would say (see ProwRun.fromGcs): the ProwJob
+ * of prowjob.json, as Deck lists it; else started.json and finished.json. Its identity stays the
+ * folder's; without a finished.json or a finished ProwJob it stays pending.
+ */
+export function deckViewOfFolder(found: ProwRun, prowJob: ProwRun | undefined, started: StartedJson | undefined, finished: FinishedJson | undefined): ProwRun {
+  const finishedState = prowJob && FINISHED_STATES.has(prowJob.state) ? prowJob.state : stateFromFinished(finished?.result, finished?.passed);
+  const run: ProwRun = {
+    job: found.job,
+    buildId: found.buildId,
+    type: prowJob?.type || found.type,
+    state: finishedState ?? 'pending',
+    started: prowJob?.started || started?.timestamp || found.started,
+    url: prowJob?.url || found.url,
+    fromGcs: true,
+  };
+  const end = prowJob?.finished ?? finished?.timestamp;
+  if (finishedState && end !== undefined) run.finished = end;
+  if (prowJob?.refs) run.refs = prowJob.refs;
+  if (prowJob?.prowJobId) run.prowJobId = prowJob.prowJobId;
+  return run;
+}
+
 /**
  * Builds a run's record from Deck's view of it and its downloaded files. Never throws on bad files.
  * `names`: the test names of the pass (see TestNames), else the run's own.
  */
 export function assembleRun(
-  run: ProwRun,
+  listed: ProwRun,
   gcsPath: string,
   files: RunFile[],
   listing: ListedObject[],
@@ -229,6 +286,8 @@ export function assembleRun(
   const finished = jsonOf(byPath.get('finished.json'), parseFinished, problems);
   const prowJobRaw = jsonOf(byPath.get('prowjob.json'), (t) => JSON.parse(t) as unknown, problems);
   const prowJob = prowJobRaw === undefined ? undefined : prowRunFromProwJob(prowJobRaw);
+  const run = listed.fromGcs ? deckViewOfFolder(listed, prowJob, started, finished) : listed;
+  if (listed.fromGcs && !listing.some((o) => o.path === 'started.json')) problems.push({ file: 'started.json', message: 'not in the build folder: the start is taken from prowjob.json or the build id' });
 
   const junits: { path: string; cases: RawCase[]; error?: string }[] = [];
   for (const f of files) {
@@ -271,7 +330,8 @@ export function assembleRun(
   const incomplete = files.some((f) => 'error' in f && !f.overCap);
   // One object shape for every run (V8 recompiled this function for each new one); what is left
   // undefined is not stored (JSON drops it). storeBatch sets readAttempts.
-  const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined };
+  const { junit, failedIn } = junitSources(junits, results, names);
+  const meta: Record<string, unknown> = { resultsFrom: source, refs, installFailure, promote, incomplete: incomplete || undefined, readAttempts: undefined, junit, failedIn };
 
   return {
     job: run.job,

@@ -3,7 +3,8 @@
 // (about 0.15 s of CPU) for three statements.
 import type { ProwRun } from '../parse/types';
 import { insertMany } from '../store/bulk';
-import type { Param, Sql } from '../store/db';
+import type { Database, Param, Sql } from '../store/db';
+import { keepReserve, releaseReserveFor } from '../store/diskReserve';
 import { onPendingRows } from '../store/pending';
 import type { PassSummary } from './pass';
 
@@ -78,18 +79,29 @@ export async function listPending(db: Sql): Promise<PendingRow[]> {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export async function recordPassStart(db: Sql): Promise<number> {
+export async function recordPassStart(db: Database): Promise<number> {
   const row = await db.get<{ id: number }>("INSERT INTO ingest_pass (started_at, status) VALUES (?, 'running') RETURNING id", [nowSeconds()]);
+  keepReserve(db); // room to record this pass's end should the runs fill the disk
   return Number(row!.id);
 }
 
-export async function recordPassEnd(db: Sql, id: number, s: PassSummary, status: 'ok' | 'failed', message = ''): Promise<void> {
+/** Records how a pass ended; on a full disk, once more after making room (see lib/store/diskReserve.ts). */
+export async function recordPassEnd(db: Database, id: number, s: PassSummary, status: 'ok' | 'failed', message = ''): Promise<void> {
+  try {
+    await writePassEnd(db, id, s, status, message);
+  } catch (e) {
+    if (!releaseReserveFor(db, e)) throw e;
+    await writePassEnd(db, id, s, status, message);
+  }
+}
+
+async function writePassEnd(db: Sql, id: number, s: PassSummary, status: 'ok' | 'failed', message: string): Promise<void> {
   await db.run(
-    `UPDATE ingest_pass SET finished_at = ?, runs_new = ?, runs_updated = ?, runs_pending = ?, runs_failed = ?, runs_lost = ?, test_results = ?, parse_errors = ?,
-       downloaded_bytes = ?, seconds = ?, status = ?, message = ?, warnings = ?
+    `UPDATE ingest_pass SET finished_at = ?, runs_new = ?, runs_updated = ?, runs_pending = ?, runs_failed = ?, runs_not_stored = ?, runs_lost = ?, runs_backfilled = ?, runs_pruned = ?,
+       test_results = ?, parse_errors = ?, downloaded_bytes = ?, seconds = ?, status = ?, message = ?, warnings = ?
      WHERE id = ?`,
     [
-      nowSeconds(), s.runsNew, s.runsUpdated, s.runsPending, s.runsFailed, s.runsLost, s.testResults, s.parseErrors,
+      nowSeconds(), s.runsNew, s.runsUpdated, s.runsPending, s.runsFailed, s.runsNotStored, s.runsLost, s.runsBackfilled, s.runsPruned, s.testResults, s.parseErrors,
       s.downloadedBytes, s.seconds, status, message.slice(0, 2000), JSON.stringify(s.warnings.slice(0, 50).map((w) => w.slice(0, 2000))), id,
     ],
   );

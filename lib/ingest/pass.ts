@@ -1,6 +1,6 @@
 // A whole ingest pass: read Deck's list of runs, fetch and store the finished ones not stored yet (in
 // start order, many downloads in flight, stored in batches), remember unfinished ones.
-import type { Config } from '../config';
+import { historyBounds, type Config } from '../config';
 import type { ProwRun } from '../parse/types';
 import { compileRegex } from '../patterns';
 import { fetchDeckRuns } from '../sources/deck';
@@ -9,7 +9,10 @@ import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
 import { SearchBases } from '../store/searchIndex';
 import type { Database } from '../store/db';
+import { deckCoveredFrom, recordDeckCoverage } from '../store/backfillCursors';
+import { pruneRunsBefore } from '../store/retention';
 import { keepKnownRuns, knownRunsForPass, type KnownRun } from '../store/runs';
+import { findBackfillRuns } from './backfill';
 import { FINISHED_STATES } from './assemble';
 import { refreshBugs } from './bugs';
 import { backoffSeconds, listPending, markListed, recordPassEnd, recordPassStart, upsertPending, type PendingRow } from './bookkeeping';
@@ -27,6 +30,17 @@ export interface PassSummary {
   runsLost: number;
   /** runs that could not be fetched or stored this pass (kept pending, tried again later) */
   runsFailed: number;
+  /** of those, runs the database refused to store (a full disk, say): a pass with any is a failed pass */
+  runsNotStored: number;
+  /** of runsNew, those found in the GCS job folders rather than in Deck's listing (see backfill) */
+  runsBackfilled: number;
+  /** runs deleted for having started before the retention (`retention`, 90 days by default) */
+  runsPruned: number;
+  /**
+   * The backfill (`ingest --since`, `ingest.since`): how far back (builds started since `from`, ISO),
+   * the jobs whose GCS folders were listed, and the builds found there that no pass had seen
+   */
+  backfill?: { since: string; from: string; jobsListed: number; buildsFound: number };
   testResults: number;
   parseErrors: number;
   seconds: number;
@@ -44,6 +58,10 @@ export interface PassSummary {
   kept: { knownRuns: boolean; catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
   /** sources that failed without failing the pass (a bug tracker that did not answer, say) */
   warnings: string[];
+  /** failed: the pass completed, but the database refused runs (see runsNotStored and message) */
+  status: 'ok' | 'failed';
+  /** why the pass failed ('' when ok) */
+  message: string;
 }
 
 export interface PassOptions {
@@ -56,6 +74,8 @@ export interface PassOptions {
   runConcurrency?: number;
   /** more passes follow in this process (`ingest --interval`): a reader thread pays for its start */
   morePasses?: boolean;
+  /** backfill this far back (a duration, `--since`), instead of the configuration's ingest.since */
+  since?: string;
 }
 
 /**
@@ -97,7 +117,8 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
   const progress = opts.progress ?? createProgress(process.stderr, true);
   const http = opts.http ?? httpClientFor(config);
   const gcs = config.gcs ? new GcsClient(http, config.gcs.url) : undefined;
-  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [] };
+  const bounds = historyBounds(config, opts.since);
+  const summary: PassSummary = { runsNew: 0, runsUpdated: 0, runsPending: 0, runsLost: 0, runsFailed: 0, runsNotStored: 0, runsBackfilled: 0, runsPruned: 0, testResults: 0, parseErrors: 0, seconds: 0, downloadedBytes: 0, source: '', parsedOn: '', kept: { knownRuns: false, catalog: false, signatureIndex: false, bugLinkIndexes: false }, warnings: [], status: 'ok', message: '' };
   const wireBytesBefore = http.stats.wireBytes;
   if (!gcs) summary.warnings.push('no "gcs" section in the configuration: runs are stored without test results');
   const passId = await recordPassStart(db);
@@ -112,14 +133,24 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     pendingRead.catch(() => undefined);
     const deck = await fetchDeckRuns(http, config.prow.url);
     summary.source = deck.source;
-    const jobFilter = config.prow.jobs ? compileRegex(config.prow.jobs, 'prow.jobs') : undefined;
-    const listed = deck.runs.filter((r) => !jobFilter || jobFilter.test(r.job));
     const now = Math.floor(Date.now() / 1000);
+    // The present of the CI system: Deck's newest run (a replayed world lives in its own time), never
+    // later than now. Retention and backfill count back from it.
+    let [newest, oldest] = [0, Infinity];
+    for (const r of deck.runs) if (r.started > 0) [newest, oldest] = [Math.max(newest, r.started), Math.min(oldest, r.started)];
+    const present = newest ? Math.min(now, newest) : now;
+    const keptFrom = present - bounds.retentionSeconds;
+    summary.runsPruned = (await pruneRunsBefore(db, keptFrom)).runs;
+    const jobFilter = config.prow.jobs ? compileRegex(config.prow.jobs, 'prow.jobs') : undefined;
+    const fromDeck = (job: string) => !jobFilter || jobFilter.test(job);
+    // runs older than the retention would be pruned by the next pass
+    const listed = deck.runs.filter((r) => fromDeck(r.job) && (!r.started || r.started >= keptFrom));
 
     // What is new, what changed, what is still running.
     const minStarted = listed.reduce((m, r) => Math.min(m, r.started || m), now) - 86_400;
     const { runs: known, kept: knownKept } = await knownRunsForPass(db, minStarted);
-    const pendingRows = await pendingRead;
+    // (read before the pruning: those it deleted are left out)
+    const pendingRows = (await pendingRead).filter((p) => !p.run.started || p.run.started >= keptFrom);
     const pendingByKey = new Map(pendingRows.map((p) => [key(p.run.job, p.run.buildId), p]));
     const work: { run: ProwRun; update: boolean; readAttempts?: number; listedByPass: number; pending?: PendingRow }[] = [];
     const listedKeys = new Set<string>();
@@ -146,16 +177,33 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // Runs seen unfinished (or unreadable) earlier that Deck no longer lists, when their turn has
     // come: finished since? Checked all at once (a few may be hundreds after a Deck restart), then
     // less and less often while they stay unfinished.
-    const due = pendingRows.filter((p) => !listedKeys.has(key(p.run.job, p.run.buildId)) && (!jobFilter || jobFilter.test(p.run.job)) && p.nextCheck <= now);
-    for (const p of due) if (FINISHED_STATES.has(p.run.state)) work.push({ run: p.run, update: false, listedByPass: 0, pending: p });
+    // (A build the backfill found is read again whole: its folder, not Deck, says whether it finished.)
+    const due = pendingRows.filter((p) => !listedKeys.has(key(p.run.job, p.run.buildId)) && (fromDeck(p.run.job) || p.run.fromGcs) && p.nextCheck <= now);
+    const readAgain = (p: PendingRow) => FINISHED_STATES.has(p.run.state) || p.run.fromGcs;
+    for (const p of due) if (readAgain(p)) work.push({ run: p.run, update: false, listedByPass: 0, pending: p });
     const checks = await Promise.all(
       due
-        .filter((p) => gcs && !FINISHED_STATES.has(p.run.state))
+        .filter((p) => gcs && !readAgain(p))
         .map((p) => hasFinished(gcs!, p.run).then((finished) => ({ p, finished, error: NOT_FINISHED }), (e: Error) => ({ p, finished: false, error: e.message }))),
     );
     for (const { p } of checks.filter((c) => c.finished)) work.push({ run: { ...p.run, state: 'pending' }, update: false, listedByPass: 0, pending: p });
     const stillUnfinished = checks.filter((c) => !c.finished);
     await upsertPending(db, stillUnfinished.map(({ p, error }) => ({ run: p.run, tried: { attempts: p.attempts + 1, error, listedByPass: 0 } })), now);
+
+    // History beyond Deck's window: the builds of the GCS job folders within reach that no pass has seen.
+    const deckListedFrom = Math.min(oldest, present);
+    const deckSource = `${config.prow.url} ${config.prow.jobs ?? ''}`;
+    const deckFrom = await deckCoveredFrom(db, deckSource, deckListedFrom);
+    let backfilled: { commit(): Promise<void> } | undefined;
+    if (gcs && bounds.sinceSeconds !== undefined) {
+      const cutoff = present - bounds.sinceSeconds;
+      const known = new Set([...listedKeys, ...pendingByKey.keys()]);
+      const found = await findBackfillRuns({ config, db, gcs, deckRuns: deck.runs, fromDeck, deckCoveredFrom: deckFrom, deckListedFrom, known, source: deckSource, cutoff, now: present, progress });
+      for (const run of found.runs) work.push({ run, update: false, listedByPass: 0 });
+      summary.warnings.push(...found.warnings);
+      summary.backfill = { since: opts.since ?? config.ingest!.since!, from: new Date(cutoff * 1000).toISOString(), jobsListed: found.jobs, buildsFound: found.runs.length };
+      backfilled = found;
+    }
     work.sort((a, b) => byStart(a.run, b.run));
 
     progress.start(work.length);
@@ -179,14 +227,21 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         results[k] = reader.read(work[k].run).then((r) => ((ready[k] = true), r));
       }
     };
+    let notStoredBecause = '';
     const tally = (stored: StoredRun[]) => {
       for (const s of stored) {
+        if (s.notStored !== undefined) {
+          summary.runsNotStored++;
+          notStoredBecause ||= s.notStored;
+        }
         const label = `${s.run.job} ${s.run.buildId}`;
         if (s.outcome === 'failed') progress.log(`ingest: ${label}: ${s.message} (kept pending, tried again later)`);
         progress.tick(s.outcome === 'new' || s.outcome === 'updated' ? label : `${label} (${s.outcome})`);
         if (s.known) known.set(key(s.run.job, s.run.buildId), s.known);
-        if (s.outcome === 'new') summary.runsNew++;
-        else if (s.outcome === 'updated') summary.runsUpdated++;
+        if (s.outcome === 'new') {
+          summary.runsNew++;
+          if (s.run.fromGcs) summary.runsBackfilled++;
+        } else if (s.outcome === 'updated') summary.runsUpdated++;
         else if (s.outcome === 'failed') summary.runsFailed++;
         summary.testResults += s.testResults;
         summary.parseErrors += s.parseErrors;
@@ -236,7 +291,16 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     summary.runsLost = Number(counts.lost ?? 0);
     summary.seconds = (performance.now() - t0) / 1000;
     summary.downloadedBytes = http.stats.wireBytes - wireBytesBefore;
-    await recordPassEnd(db, passId, summary, 'ok');
+    // what was listed and found is stored or pending now: later passes need not list it again (unless
+    // the database refused runs: then they list it again, and nothing more is written to a full disk)
+    if (!summary.runsNotStored) {
+      await backfilled?.commit();
+      await recordDeckCoverage(db, { source: deckSource, from: deckFrom, through: present });
+    } else {
+      summary.status = 'failed';
+      summary.message = `${summary.runsNotStored} ${summary.runsNotStored === 1 ? 'run' : 'runs'} could not be stored: ${notStoredBecause}`;
+    }
+    await recordPassEnd(db, passId, summary, summary.status, summary.message);
     catalog.keep(db);
     await bases.keep(db);
     await keepKnownRuns(db, known, minStarted);
@@ -256,7 +320,9 @@ export function formatSummary(s: PassSummary): string {
   return (
     `ingest: ${n(s.runsNew)} runs new, ${n(s.runsUpdated)} updated, ${n(s.runsPending)} pending` +
     (s.runsLost ? ` (${n(s.runsLost)} lost track of)` : '') +
-    (s.runsFailed ? `, ${n(s.runsFailed)} failed (tried again later)` : '') +
+    (s.runsFailed ? `, ${n(s.runsFailed)} failed (tried again later${s.runsNotStored ? `; ${n(s.runsNotStored)} not stored` : ''})` : '') +
+    (s.backfill ? `; backfill since ${s.backfill.from}: ${n(s.backfill.jobsListed)} jobs listed, ${n(s.backfill.buildsFound)} builds found, ${n(s.runsBackfilled)} runs new` : '') +
+    (s.runsPruned ? `; ${n(s.runsPruned)} runs pruned (retention)` : '') +
     `; ${n(s.testResults)} test results, ${n(s.parseErrors)} parse errors; ${(s.downloadedBytes / 1e6).toFixed(1)} MB downloaded; ${s.seconds.toFixed(1)} s`
   );
 }

@@ -62,7 +62,7 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
   // then the logs of the steps that failed, which junit_operator.xml names (search reads them)
   const operator = files.find((f) => OPERATOR_JUNIT.test(f.path));
   if (operator && 'bytes' in operator) {
-    const steps = failedStepLogs(parseJunit(operator.bytes).cases, new Set(fetch.map((o) => o.path)));
+    const steps = failedStepLogs(parseJunit(operator.bytes).cases, listing, new Set(fetch.map((o) => o.path)));
     for (const f of await Promise.all(steps.map((path) => download({ path, size: 0, version: '' })))) {
       if (!('error' in f) || !f.missing) files.push(f);
     }

@@ -318,6 +318,15 @@ async function beginPass(opts: RunReaderOptions): Promise<{ worker: Worker; pass
       w.postMessage({ pass, begin: { config: opts.config, digest: opts.signatures.digest, signatures } });
     });
   let answer = await begin();
-  if ('needSignatures' in answer) answer = await begin(await opts.signatures.load());
+  if ('needSignatures' in answer) {
+    let signatures: StoredSignature[];
+    try {
+      signatures = await opts.signatures.load();
+    } catch (e) {
+      idle.add(w); // the database failed, not the thread: it waits for the next pass's begin
+      throw e;
+    }
+    answer = await begin(signatures);
+  }
   return { worker, pass, indexKept: 'ready' in answer && answer.indexKept };
 }

@@ -5,7 +5,7 @@
 // one, so only that run is kept pending.
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
-import type { Database, Sql } from '../store/db';
+import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
@@ -35,6 +35,8 @@ export interface StoredRun {
   parseErrors: number;
   /** why it failed (it is kept pending and retried by a later pass) */
   message?: string;
+  /** failed because the database refused to store it: what it answered (else it could not be read) */
+  notStored?: string;
   /** new or updated: the run as stored (see knownRuns) */
   known?: KnownRun;
 }
@@ -73,8 +75,10 @@ async function storeAll(sql: Sql, catalog: Catalog, bases: SearchBases, items: R
 }
 
 /**
- * Stores the runs, in order. Throws only when the database cannot be written at all. `bases`: the
- * pass's search bases (else read now).
+ * Stores the runs, in order. Throws only when the database cannot be written at all, or cannot be
+ * reached (a lost connection, a server restarting): then the pass fails, and its runs, neither
+ * stored nor marked as tried, are read again by the next. `bases`: the pass's search bases (else
+ * read now).
  */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases?: SearchBases): Promise<StoredRun[]> {
   bases ??= await SearchBases.load(db);
@@ -84,7 +88,8 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
   };
   try {
     return await db.tx((sql) => storeAll(sql, catalog, bases, items, now), LAZY);
-  } catch {
+  } catch (e) {
+    if (isDatabaseUnavailable(e)) throw e;
     // Rolled back: ids the catalog learnt and base trigrams the bases took in the batch may not exist. One by one now.
     await forgetUncommitted();
   }
@@ -93,8 +98,10 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     try {
       out.push(...(await db.tx((sql) => storeAll(sql, catalog, bases, [item], now), LAZY)));
     } catch (e) {
+      if (isDatabaseUnavailable(e)) throw e;
       await forgetUncommitted();
-      const message = `storing failed: ${(e as Error).message}`;
+      const refusal = (e as Error).message;
+      const message = `storing failed: ${refusal}`;
       try {
         await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);
       } catch {
@@ -102,7 +109,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
         // pass); only a database that answers nothing stops the pass, with its error
         await db.get('SELECT 1');
       }
-      out.push({ run: item.run, outcome: 'failed', testResults: 0, parseErrors: 0, message });
+      out.push({ run: item.run, outcome: 'failed', testResults: 0, parseErrors: 0, message, notStored: refusal });
     }
   }
   return out;

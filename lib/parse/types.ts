@@ -61,6 +61,12 @@ export interface ProwRun {
   refs?: ProwRefs;
   /** ProwJob object name */
   prowJobId?: string;
+  /**
+   * Found in its GCS job folder by the backfill, not listed by Deck: what Deck's record would say is
+   * read from the build folder (lib/ingest/assemble.ts); until then `state` is pending and `started`
+   * the time its build id was made.
+   */
+  fromGcs?: true;
 }
 
 /** Where a run's artifacts live in GCS. `path` has no leading or trailing slash. */

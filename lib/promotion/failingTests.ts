@@ -7,6 +7,8 @@ export interface RawFailingTest {
   test: string;
   /** test hash; null for an install failure known only from the build log */
   id: string | null;
+  /** the test's row id, with `id` */
+  testId?: number;
   /** when the run started (Unix seconds): verdicts are taken at this run if the window has moved on */
   runStarted: number;
 }
@@ -19,16 +21,16 @@ export async function failingTestsOfRuns(db: Database, runIds: number[], ignoreT
   const out = new Map<number, RawFailingTest[]>();
   if (!runIds.length) return out;
   const ignored = ignoreMatcher(ignoreTests);
-  const rows = await selectIn<{ run_id: number; name: string; hash: string; started: number }>(
+  const rows = await selectIn<{ run_id: number; test_id: number; name: string; hash: string; started: number }>(
     db,
-    (p) => `SELECT o.run_id, t.name, t.hash, o.started FROM test_outcome o JOIN test t ON t.id = o.test_id
+    (p) => `SELECT o.run_id, o.test_id, t.name, t.hash, o.started FROM test_outcome o JOIN test t ON t.id = o.test_id
             WHERE o.outcome = 1 AND o.run_id IN (${p}) ORDER BY o.run_id, t.name`,
     runIds,
   );
   for (const id of runIds) out.set(id, []);
   for (const r of rows) {
     if (ignored(r.name)) continue;
-    out.get(r.run_id)!.push({ test: r.name, id: r.hash, runStarted: r.started });
+    out.get(r.run_id)!.push({ test: r.name, id: r.hash, testId: r.test_id, runStarted: r.started });
   }
   const installs = await selectIn<{ id: number; started: number; meta: string }>(
     db,

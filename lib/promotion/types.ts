@@ -83,12 +83,27 @@ export interface ReleaseStreamStatus {
   blockingJobs: StreamJob[];
   /** rejected payloads newer than the last accepted one, with their failed blocking jobs */
   rejected: { tag: string; phase: string; failedBlockingJobs: StreamJob[] }[];
+  /**
+   * payloads rejected in a row at the head of the stream (the newest still being verified passed
+   * over); 0 when the newest decided payload was accepted: then the stream blocks nothing
+   */
+  rejectedInARow: number;
+  /** when the oldest payload of that streak was created (null: no streak, or its time unknown) */
+  rejectedSince: string | null;
+  /** when the last accepted payload was created (null: none listed, or its time unknown) */
+  lastAcceptedAt: string | null;
+  /** the blocking jobs that failed in the streak, most often first: in how many of its payloads, and the newest failure */
+  failingBlockingJobs: { name: string; payloads: number; latest: StreamJob }[];
+  /** one line a buildcop can paste */
+  summary: string;
 }
 
 export interface PromotionStatus {
   at: string;
   summary: string;
   blockedGates: string[];
+  /** release streams whose latest payloads were rejected (rejectedInARow > 0) */
+  rejectedStreams: string[];
   gates: PromotionGate[];
   releaseStreams: ReleaseStreamStatus[];
 }

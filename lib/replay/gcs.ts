@@ -1,5 +1,5 @@
 // Google Cloud Storage as the replay server serves it: the JSON API listing (prefix, delimiter,
-// pageToken, maxResults, fields, matchGlob), object metadata and media, the XML-API style download path
+// startOffset, endOffset, pageToken, maxResults, fields, matchGlob), object metadata and media, the XML-API style download path
 // /<bucket>/<object>, and a tiny Spyglass stand-in under /view/gs/. Objects exist once visibleAt <= now.
 import { contentTypeFor, type IndexedObject, type LoadedWorld, type ObjectBytes } from './world';
 import type { Reply, RouteContext } from './http';
@@ -114,10 +114,13 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   const glob = q.get('matchGlob');
   const list = glob === null ? all : matching(all, prefix, glob);
   if (!list) return gcsError(400, `Invalid matchGlob ${glob}`, 'invalid');
+  // names from startOffset (included) to endOffset (excluded), as GCS filters them
+  const startOffset = q.get('startOffset') ?? '';
+  const endOffset = q.get('endOffset') || undefined;
   const maxResults = Math.max(1, Number(q.get('maxResults') ?? 1000) || 1000);
   const pageSize = Math.min(maxResults, ctx.options.gcsPageSize);
   const tokenText = q.get('pageToken');
-  let start = lowerBound(list, prefix);
+  let start = Math.max(lowerBound(list, prefix), lowerBound(list, startOffset));
   if (tokenText) {
     const token = decodeToken(tokenText);
     if (!token) return gcsError(400, 'Invalid page token', 'invalid');
@@ -129,8 +132,8 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   let more = false;
   for (let i = start; i < list.length; i++) {
     const o = list[i];
-    if (!o.name.startsWith(prefix)) break;
-    if (o.visibleAt > ctx.now) continue;
+    if (!o.name.startsWith(prefix) || (endOffset !== undefined && o.name >= endOffset)) break;
+    if (o.visibleAt > ctx.now || ctx.hidden(o.name)) continue;
     const cut = delimiter ? o.name.indexOf(delimiter, prefix.length) : -1;
     const entry: PageToken = cut >= 0 ? { k: 'p', n: o.name.slice(0, cut + delimiter.length) } : { k: 'o', n: o.name };
     if (entry.k === 'p' && last?.k === 'p' && last.n === entry.n) continue;
@@ -149,11 +152,11 @@ export async function listObjects(ctx: RouteContext, bucket: string): Promise<Re
   return jsonReply(200, fields ? selectFields(body, fields) : body);
 }
 
-export function findObject(world: LoadedWorld, bucket: string, name: string, now: number): IndexedObject | undefined {
-  const list = world.objects.get(bucket);
+export function findObject(ctx: RouteContext, bucket: string, name: string): IndexedObject | undefined {
+  const list = ctx.world.objects.get(bucket);
   if (!list) return undefined;
   const o = list[lowerBound(list, name)];
-  return o && o.name === name && o.visibleAt <= now ? o : undefined;
+  return o && o.name === name && o.visibleAt <= ctx.now && !ctx.hidden(name) ? o : undefined;
 }
 
 /**
@@ -197,14 +200,14 @@ function noSuchKey(bucket: string, name: string): Reply {
 /** GET /<bucket>/<object> (storage.googleapis.com style) */
 export async function downloadObject(ctx: RouteContext, bucket: string, name: string): Promise<Reply | undefined> {
   if (!ctx.world.objects.has(bucket)) return undefined;
-  const o = findObject(ctx.world, bucket, name, ctx.now);
+  const o = findObject(ctx, bucket, name);
   return o ? media(ctx, o) : noSuchKey(bucket, name);
 }
 
 /** GET /storage/v1/b/<bucket>/o/<object>[?alt=media] and /download/storage/v1/… */
 export async function jsonApiObject(ctx: RouteContext, bucket: string, name: string, forceMedia: boolean): Promise<Reply> {
   if (!ctx.world.objects.has(bucket)) return gcsError(404, 'The specified bucket does not exist.', 'notFound');
-  const o = findObject(ctx.world, bucket, name, ctx.now);
+  const o = findObject(ctx, bucket, name);
   if (!o) return gcsError(404, `No such object: ${bucket}/${name}`, 'notFound');
   if (forceMedia || ctx.url.searchParams.get('alt') === 'media') return media(ctx, o);
   return jsonReply(200, await objectResource(o, ctx.bytes, ctx.baseUrl));

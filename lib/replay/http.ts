@@ -30,6 +30,8 @@ export interface RouteContext {
   world: LoadedWorld;
   bytes: ObjectBytes;
   options: RouteOptions;
+  /** GCS objects the `hideObjects` fault removes (by name): neither listed nor served */
+  hidden(name: string): boolean;
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

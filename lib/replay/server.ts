@@ -20,6 +20,8 @@ export interface ReplayFaults {
   delayMs?: number;
   /** regexes on path+query: the connection is destroyed without a response */
   resetConnection?: string[];
+  /** regexes on GCS object names: those objects are missing (neither listed nor served), as if never uploaded */
+  hideObjects?: string[];
 }
 
 export interface ReplayServerOptions {
@@ -52,6 +54,8 @@ export interface ReplayServer {
   url: string;
   setNow(d: Date): void;
   setFaults(f: ReplayFaults): void;
+  /** Deck lists the runs started within this many hours before now from now on (see deckWindowHours) */
+  setDeckWindowHours(hours: number): void;
   /** the requests answered (encoding: the response's Content-Encoding, if any) */
   requests: { method: string; path: string; status: number; encoding?: string }[];
   close(): Promise<void>;
@@ -62,6 +66,7 @@ interface ActiveFaults {
   truncate: RegExp[];
   delayMs: number;
   reset: RegExp[];
+  hidden: RegExp[];
 }
 
 function compileFaults(f: ReplayFaults | undefined): ActiveFaults {
@@ -70,6 +75,7 @@ function compileFaults(f: ReplayFaults | undefined): ActiveFaults {
     truncate: (f?.truncate ?? []).map((s) => new RegExp(s)),
     delayMs: f?.delayMs ?? 0,
     reset: (f?.resetConnection ?? []).map((s) => new RegExp(s)),
+    hidden: (f?.hideObjects ?? []).map((s) => new RegExp(s)),
   };
 }
 
@@ -155,7 +161,8 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
         reply = { ...textReply(405, 'method not allowed\n'), headers: { allow: 'GET, HEAD', 'content-type': 'text/plain' } };
       } else {
         try {
-          reply = await route({ req, url, now, baseUrl, world, bytes, options });
+          const hidden = faults.hidden;
+          reply = await route({ req, url, now, baseUrl, world, bytes, options, hidden: (name) => hidden.length > 0 && hidden.some((re) => re.test(name)) });
         } catch (e) {
           reply = jsonReply(500, { error: (e as Error).message });
         }
@@ -194,6 +201,9 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
     },
     setFaults(f: ReplayFaults) {
       faults = compileFaults(f);
+    },
+    setDeckWindowHours(hours: number) {
+      options.deckWindowHours = hours;
     },
     requests,
     close() {

@@ -146,6 +146,12 @@ export function jiraSearch(ctx: RouteContext): Reply {
   let issues = ctx.world.jira.filter((i) => i.created <= ctx.now).map((i) => ({ i, view: jiraIssue(i, ctx, []) }));
   const updatedOf = (v: Record<string, unknown>) => Date.parse(String((v.fields as Record<string, unknown>).updated)) / 1000;
   if (since !== undefined) issues = issues.filter(({ view }) => (strict ? updatedOf(view) > since! : updatedOf(view) >= since!));
+  // `key in ("A-1", "B-2")`, as buildcop fetches issues by key (Jira answers just those)
+  const keys = /\bkey\s+in\s*\(([^)]*)\)/i.exec(jql);
+  if (keys) {
+    const wanted = new Set(keys[1].split(',').map((k) => k.trim().replace(/^["']|["']$/g, '').toUpperCase()));
+    issues = issues.filter(({ i }) => wanted.has(i.key.toUpperCase()));
+  }
   const key = (order?.[1] ?? 'key').toLowerCase();
   const dir = (order?.[2] ?? (order ? 'asc' : 'asc')).toLowerCase() === 'desc' ? -1 : 1;
   issues.sort((a, b) => {

@@ -6,8 +6,8 @@
 // single slow database statement, say) has its thread stopped and replaced.
 //
 // Threads: BUILDCOP_ANSWER_THREADS (default 2; 0 answers on the main thread, as the CLI does). Each
-// thread holds its own in-memory window (lib/history/recentData.ts): answers that read it go to the
-// first idle thread, which keeps it warm; searches, which do not, to the last.
+// thread holds its own cache of the verdicts' lookback (lib/verdicts/testHistory.ts): answers that
+// judge verdicts go to the first idle thread, which keeps it warm; searches, which do not, to the last.
 import os from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { Budget } from '../budget';

@@ -1,5 +1,5 @@
 // An answer thread (lib/server/answerPool.ts): answers one request at a time on its own database
-// connection and in-memory window, within the request's budget; the abort flag in shared memory says
+// connection and verdict caches, within the request's budget; the abort flag in shared memory says
 // when the client has gone.
 import { parentPort } from 'node:worker_threads';
 import { Budget } from '../budget';

@@ -1,4 +1,5 @@
 // JSON API plumbing: query parameters in, the lib function's answer out, 400/404/503 with a message.
+import crypto from 'node:crypto';
 import type { NextRequest } from 'next/server';
 import { isDatabaseUnavailable } from '../store/db';
 
@@ -16,6 +17,16 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
+ * An unexpected error, logged on the server with an id; what the client gets is the id alone (an
+ * error's message can hold SQL, paths or a stack's worth of internals).
+ */
+export function internalError(err: unknown): { error: string; id: string; detail: string } {
+  const id = crypto.randomBytes(6).toString('hex');
+  console.error(`[buildcop] internal error ${id}:`, err);
+  return { error: 'internal error', id, detail: `logged on the server as ${id}` };
+}
+
+/**
  * Runs a handler; errors that carry a status (400, 401, 404) become that status with the message, a
  * database that cannot be reached a 503 (as /api/health answers then) that scripts may retry.
  */
@@ -29,7 +40,6 @@ export async function handle(fn: () => Promise<unknown>): Promise<Response> {
     // busy, or an answer stopped past its budget (lib/server/answerPool.ts)
     if (err.status === 503) return json({ error: err.message }, 503, { 'retry-after': '5' });
     if (isDatabaseUnavailable(err)) return json({ error: 'database unavailable', detail: err.message }, 503, { 'retry-after': '30' });
-    console.error(err);
-    return json({ error: 'internal error', detail: err.message }, 500);
+    return json(internalError(err), 500);
   }
 }

@@ -3,13 +3,25 @@
 // sign-in form (an expiry and an HMAC keyed by the token, so the token itself is never stored in the
 // browser and changing it signs everyone out). Without the variable, writes are disabled.
 import crypto from 'node:crypto';
+import { clientAddress } from './clientAddress';
+import { signInSucceeded, takeSignInAttempt, tooManyAttempts } from './signInLimit';
 
 export const SESSION_COOKIE = 'buildcop_session';
 export const SESSION_SECONDS = 7 * 86_400;
 
+/** Shorter tokens are refused: a token is guessed online at best, and 32 characters leave no hope. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/** What is wrong with BUILDCOP_ADMIN_TOKEN, checked at start by the server and the CLI; undefined when unset or fine. */
+export function adminTokenProblem(token = process.env.BUILDCOP_ADMIN_TOKEN): string | undefined {
+  if (!token || token.length >= MIN_ADMIN_TOKEN_LENGTH) return undefined;
+  return `BUILDCOP_ADMIN_TOKEN is ${token.length} character${token.length === 1 ? '' : 's'} long: use at least ${MIN_ADMIN_TOKEN_LENGTH} (for example \`openssl rand -hex 32\`), or leave it unset to disable writes`;
+}
+
+/** The admin token; never a short one (the server refuses to start with it: see adminTokenProblem). */
 export function adminToken(): string | undefined {
   const t = process.env.BUILDCOP_ADMIN_TOKEN;
-  return t ? t : undefined;
+  return t && !adminTokenProblem(t) ? t : undefined;
 }
 
 export function writesEnabled(): boolean {
@@ -82,15 +94,22 @@ function crossSite(req: Request): boolean {
   }
 }
 
-export type AuthOutcome = { ok: true; via: 'bearer' | 'cookie' } | { ok: false; reason: string };
+/** refused: `retryAfter` (seconds) when the client made too many attempts with a token */
+export type AuthOutcome = { ok: true; via: 'bearer' | 'cookie' } | { ok: false; reason: string; retryAfter?: number };
 
 /** Whether a write request carries the admin token (header) or a valid session (cookie). */
 export function authorize(req: Request): AuthOutcome {
   if (!writesEnabled()) return { ok: false, reason: 'writes are disabled: BUILDCOP_ADMIN_TOKEN is not set on the server' };
   const header = req.headers.get('authorization');
   if (header) {
+    // a token sent is a sign-in attempt, limited per client as the sign-in form is
+    const client = clientAddress(req);
+    const wait = takeSignInAttempt(client);
+    if (wait) return { ok: false, reason: tooManyAttempts(wait), retryAfter: wait };
     const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    return m && tokenMatches(m[1]) ? { ok: true, via: 'bearer' } : { ok: false, reason: 'invalid token' };
+    if (!m || !tokenMatches(m[1])) return { ok: false, reason: 'invalid token' };
+    signInSucceeded(client);
+    return { ok: true, via: 'bearer' };
   }
   const session = cookie(req, SESSION_COOKIE);
   if (session) {
@@ -100,10 +119,10 @@ export function authorize(req: Request): AuthOutcome {
   return { ok: false, reason: 'authentication required: Authorization: Bearer <BUILDCOP_ADMIN_TOKEN>' };
 }
 
-/** The 401 answer for a refused write. */
-export function unauthorized(reason: string): Response {
-  return new Response(`${JSON.stringify({ error: reason }, null, 2)}\n`, {
-    status: 401,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'www-authenticate': 'Bearer realm="buildcop"' },
-  });
+/** The answer to a refused write: 401, or 429 with Retry-After after too many attempts. */
+export function unauthorized(reason: string, retryAfter?: number): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (retryAfter) headers['retry-after'] = String(retryAfter);
+  else headers['www-authenticate'] = 'Bearer realm="buildcop"';
+  return new Response(`${JSON.stringify({ error: reason }, null, 2)}\n`, { status: retryAfter ? 429 : 401, headers });
 }

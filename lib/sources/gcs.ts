@@ -11,8 +11,24 @@ export interface GcsObject {
 
 interface ListingPage {
   items?: { name: string; size?: string | number; md5Hash?: string; generation?: string }[];
+  prefixes?: string[];
   nextPageToken?: string;
 }
+
+/** One level of a folder (a listing with `delimiter=/`): its objects, and its sub-folders' prefixes. */
+export interface FolderLevel {
+  objects: GcsObject[];
+  /** `<prefix><name>/`, in name order */
+  prefixes: string[];
+}
+
+/** The names a listing is limited to: from `startOffset` (included) to `endOffset` (excluded), as GCS reads them. */
+export interface NameRange {
+  startOffset?: string;
+  endOffset?: string;
+}
+
+type ListingQuery = NameRange & { matchGlob?: string; delimiter?: string };
 
 export class GcsClient {
   private readonly base: string;
@@ -48,25 +64,33 @@ export class GcsClient {
         });
       }
       try {
-        if (await this.globTrusted) return this.listPages(bucket, prefix, matchGlob);
+        if (await this.globTrusted) return (await this.listPages(bucket, prefix, { matchGlob })).objects;
       } catch (e) {
         if (own) throw e; // this folder could not be listed
         continue; // another folder could not: check with this one
       }
     }
-    return this.listPages(bucket, prefix);
+    return (await this.listPages(bucket, prefix)).objects;
+  }
+
+  /**
+   * One level under `prefix` (ending in /), `delimiter=/`, following nextPageToken, within `range`:
+   * a job's build folders without the thousands of objects each holds.
+   */
+  listLevel(bucket: string, prefix: string, range: NameRange = {}): Promise<FolderLevel> {
+    return this.listPages(bucket, prefix, { ...range, delimiter: '/' });
   }
 
   private async checkGlob(bucket: string, prefix: string, matchGlob: string): Promise<boolean> {
     let globbed: GcsObject[];
     try {
-      globbed = await this.listPages(bucket, prefix, matchGlob);
+      globbed = (await this.listPages(bucket, prefix, { matchGlob })).objects;
     } catch (e) {
       if (!(e instanceof HttpError && e.status === 400)) throw e;
       return this.disableGlob(`the server refused matchGlob (${e.message})`);
     }
     const re = globToRegExp(matchGlob);
-    const expected = (await this.listPages(bucket, prefix)).filter((o) => re?.test(o.name)).map((o) => o.name);
+    const expected = (await this.listPages(bucket, prefix)).objects.filter((o) => re?.test(o.name)).map((o) => o.name);
     const got = globbed.map((o) => o.name);
     if (re && got.length === expected.length && got.every((name, i) => name === expected[i])) return true;
     return this.disableGlob(`the server's matchGlob listing of gs://${bucket}/${prefix} has ${got.length} objects where GCS's reading of the glob has ${expected.length}`);
@@ -79,28 +103,31 @@ export class GcsClient {
     return false;
   }
 
-  private async listPages(bucket: string, prefix: string, matchGlob?: string): Promise<GcsObject[]> {
+  private async listPages(bucket: string, prefix: string, query: ListingQuery = {}): Promise<FolderLevel> {
     const out: GcsObject[] = [];
+    const prefixes: string[] = [];
     let pageToken: string | undefined;
     const seen = new Set<string>();
     do {
-      const q = new URLSearchParams({ prefix, fields: 'items(name,size,md5Hash,generation),nextPageToken' });
-      if (matchGlob) q.set('matchGlob', matchGlob);
+      const q = new URLSearchParams({ prefix, fields: `items(name,size,md5Hash,generation),${query.delimiter ? 'prefixes,' : ''}nextPageToken` });
+      for (const k of ['delimiter', 'startOffset', 'endOffset', 'matchGlob'] as const) if (query[k]) q.set(k, query[k]);
       if (pageToken) q.set('pageToken', pageToken);
       const url = `${this.base}/storage/v1/b/${encodeURIComponent(bucket)}/o?${q}`;
       const page = await this.http.getJson<ListingPage>(url);
       if (typeof page !== 'object' || page === null) throw new Error(`GCS listing ${url}: not a JSON object`);
       if (page.items !== undefined && !Array.isArray(page.items)) throw new Error(`GCS listing ${url}: "items" is not an array`);
+      if (page.prefixes !== undefined && !Array.isArray(page.prefixes)) throw new Error(`GCS listing ${url}: "prefixes" is not an array`);
       for (const it of page.items ?? []) {
         if (typeof it?.name !== 'string') continue;
         out.push({ name: it.name, size: Number(it.size ?? 0), version: `${it.md5Hash ?? ''}/${it.generation ?? ''}` });
       }
+      for (const p of page.prefixes ?? []) if (typeof p === 'string') prefixes.push(p);
       pageToken = typeof page.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined;
       // A server that repeats a token would loop forever; stop instead.
       if (pageToken && seen.has(pageToken)) throw new Error(`GCS listing of gs://${bucket}/${prefix} repeats page token ${pageToken}`);
       if (pageToken) seen.add(pageToken);
     } while (pageToken);
-    return out;
+    return { objects: out, prefixes };
   }
 
   objectUrl(bucket: string, name: string): string {

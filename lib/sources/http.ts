@@ -198,6 +198,22 @@ function decodeCapped(url: string, encoding: string, body: Buffer, maxBytes: num
   });
 }
 
+/** Headers that carry a credential: any source's token, password or session. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-auth-token', 'private-token']);
+
+/**
+ * Whether a redirect from `from` to `to` may carry the credentials sent to `from`: to the same origin
+ * only (scheme, host and port), so never to another host, nor from https to http. As browsers and
+ * curl do; once dropped they stay dropped, even if a later redirect leads back.
+ */
+function keepsCredentials(from: URL, to: URL): boolean {
+  return from.origin === to.origin;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /** A Retry-After header (seconds, or an HTTP date) as milliseconds from now; 0 when absent or unreadable. */
@@ -308,15 +324,16 @@ export class HttpClient {
     throw new HttpError(url, lastError?.status ?? 0, `${lastError?.message ?? `GET ${url} failed`} (after ${this.retries + 1} attempts)`);
   }
 
-  private async once(u: URL, options: RequestOptions, redirects = 0): Promise<HttpResponse> {
+  private async once(u: URL, options: RequestOptions, redirects = 0, sent = options.headers ? { ...this.headers, ...options.headers } : this.headers): Promise<HttpResponse> {
     this.stats.requests++;
     const url = u.href;
-    const res = await this.exchange(u, options.headers ? { ...this.headers, ...options.headers } : this.headers, options.maxBytes ?? this.maxBytes);
+    const res = await this.exchange(u, sent, options.maxBytes ?? this.maxBytes);
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
     if (location) {
       if (redirects >= 5) throw new HttpError(url, res.status, `GET ${url}: too many redirects`);
-      // A redirect may only lead to an allowed host as well.
-      return this.once(this.checkAllowed(new URL(location, url).toString()), options, redirects + 1);
+      // A redirect may only lead to an allowed host as well, and takes no credentials elsewhere.
+      const to = this.checkAllowed(new URL(location, url).toString());
+      return this.once(to, options, redirects + 1, keepsCredentials(u, to) ? sent : withoutCredentials(sent));
     }
     this.stats.bytes += res.body.length;
     this.stats.wireBytes += res.wireBytes;

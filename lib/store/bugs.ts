@@ -1,5 +1,6 @@
 // Bug rows: upsert of fetched bugs, what is known of a tracker's bugs, refresh cursors in kv.
 import { joinComments, type Tracker, type TrackerBug } from '../sources/trackerBug';
+import { writeKv } from './kv';
 import { selectIn } from './bulk';
 import type { Sql } from './db';
 import { writeBugDocs } from './searchIndex';
@@ -140,5 +141,5 @@ export async function readCursor(db: Sql, key: string, source: string): Promise<
 }
 
 export async function writeCursor(db: Sql, key: string, cursor: Cursor): Promise<void> {
-  await db.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, JSON.stringify(cursor)]);
+  await writeKv(db, key, cursor);
 }

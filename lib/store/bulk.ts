@@ -86,7 +86,18 @@ export async function selectIn<T>(sql: Sql, query: (placeholders: string) => str
   const out: T[] = [];
   for (let i = 0; i < keys.length; i += chunkSize) {
     const chunk = keys.slice(i, i + chunkSize);
-    out.push(...(await sql.all<T>(query(chunk.map(() => '?').join(', ')), chunk)));
+    // appended one by one: a chunk's rows can be more than a spread takes
+    for (const row of await sql.all<T>(query(chunk.map(() => '?').join(', ')), chunk)) out.push(row);
+  }
+  return out;
+}
+
+/** selectIn with rows as arrays (no per-row objects), for the larger reads. */
+export async function selectRowsIn(sql: Sql, query: (placeholders: string) => string, keys: Param[], chunkSize = 500): Promise<unknown[][]> {
+  const out: unknown[][] = [];
+  for (let i = 0; i < keys.length; i += chunkSize) {
+    const chunk = keys.slice(i, i + chunkSize);
+    for (const row of await sql.rows(query(chunk.map(() => '?').join(', ')), chunk)) out.push(row);
   }
   return out;
 }

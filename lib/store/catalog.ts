@@ -5,7 +5,7 @@
 import { testId } from '../ids';
 import { signatureOrderDigest, type StoredSignature } from '../signatures/clustering';
 import type { Database, Param, Sql } from './db';
-import { insertMany, selectIn } from './bulk';
+import { insertMany, pgArrayLiteral, selectIn } from './bulk';
 import { holdsJust, KeptPerDatabase, tableStates } from './keptBetweenPasses';
 import { encodeTestSet, testSetHash } from './testSets';
 
@@ -31,9 +31,31 @@ function testSetKey(ids: Int32Array): { members: Buffer; size: number; bytes: st
 /** A run's failure signatures (one per result, null where none) and when the run started. */
 type RunSignatures = { signatures: readonly ({ hash: string; text: string } | null)[]; firstSeen: number };
 
+/**
+ * Moves first_seen of these rows (id -> start) back to the start given where it is later: a run
+ * stored after others (a backfill) may have started before them. One statement on PostgreSQL.
+ */
+async function lowerFirstSeen(sql: Sql, table: 'job' | 'test', lowered: ReadonlyMap<number, number>): Promise<void> {
+  if (!lowered.size) return;
+  if (sql.prepared) {
+    await sql.prepared(`UPDATE ${table} AS t SET first_seen = u.first_seen FROM unnest(?::int4[], ?::int8[]) AS u(id, first_seen) WHERE t.id = u.id AND t.first_seen > u.first_seen`, [
+      pgArrayLiteral([...lowered.keys()]),
+      pgArrayLiteral([...lowered.values()]),
+    ]);
+  } else for (const [id, started] of lowered) await sql.run(`UPDATE ${table} SET first_seen = ? WHERE id = ? AND first_seen > ?`, [started, id, started]);
+}
+
+/** Notes `started` for `id` in `lowered` where it is earlier than both `known[id]` and what is noted. */
+function noteEarlier(lowered: Map<number, number>, known: number[], id: number, started: number): void {
+  if (started < known[id] && started < (lowered.get(id) ?? Infinity)) lowered.set(id, started);
+}
+
 export class Catalog {
   private jobs = new Map<string, number>();
   private tests = new Map<string, number>();
+  /** first_seen by id (the earliest start of a stored run that has the job or test; see lowerFirstSeen) */
+  private jobFirstSeen: number[] = [];
+  private testFirstSeen: number[] = [];
   /** name -> id for names seen this pass (the strings runs carry: one per test per pass, see TestNames) */
   private testsByName = new Map<string, number>();
   private testSets = new Map<string, number>();
@@ -43,8 +65,14 @@ export class Catalog {
 
   static async load(db: Sql): Promise<Catalog> {
     const c = new Catalog();
-    for (const [id, name] of await db.rows('SELECT id, name FROM job')) c.jobs.set(name as string, Number(id));
-    for (const [id, hash] of await db.rows('SELECT id, hash FROM test')) c.tests.set(hash as string, Number(id));
+    for (const [id, name, firstSeen] of await db.rows('SELECT id, name, first_seen FROM job')) {
+      c.jobs.set(name as string, Number(id));
+      c.jobFirstSeen[Number(id)] = Number(firstSeen);
+    }
+    for (const [id, hash, firstSeen] of await db.rows('SELECT id, hash, first_seen FROM test')) {
+      c.tests.set(hash as string, Number(id));
+      c.testFirstSeen[Number(id)] = Number(firstSeen);
+    }
     for (const [id, hash] of await db.rows('SELECT id, hash FROM test_set')) c.testSets.set(hash as string, Number(id));
     for (const [id, hash] of await db.rows('SELECT id, hash FROM signature ORDER BY id')) c.signatureIds.set(hash as string, Number(id));
     return c;
@@ -91,33 +119,71 @@ export class Catalog {
     return db.all<StoredSignature>('SELECT id, hash, text FROM signature ORDER BY id');
   }
 
-  /** Per run, its job's id, creating the missing jobs (the only statements here). */
-  async jobIds(sql: Sql, runs: readonly { job: string; type: string }[], now: number): Promise<number[]> {
+  /**
+   * Per run, its job's id, creating the missing jobs; first_seen is the earliest start of the job's
+   * stored runs (moved back when an earlier run is stored).
+   */
+  async jobIds(sql: Sql, runs: readonly { job: string; type: string; started: number }[]): Promise<number[]> {
+    const lowered = new Map<number, number>();
     for (const r of runs) {
-      if (this.jobs.has(r.job)) continue;
-      const id = await insertOrSelect(sql, 'INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [r.job, r.type, now], 'SELECT id FROM job WHERE name = ?', [r.job]);
-      this.jobs.set(r.job, id);
+      let id = this.jobs.get(r.job);
+      if (id === undefined) {
+        const found = await insertOrSelect(sql, 'INSERT INTO job (name, type, first_seen) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [r.job, r.type, r.started], 'SELECT id FROM job WHERE name = ?', [r.job]);
+        this.jobs.set(r.job, (id = found));
+        // created now, or by another process from another run: lowerFirstSeen makes sure
+        this.jobFirstSeen[id] ??= r.started;
+        lowered.set(id, r.started);
+      } else noteEarlier(lowered, this.jobFirstSeen, id, r.started);
     }
+    await lowerFirstSeen(sql, 'job', lowered);
+    for (const [id, started] of lowered) this.jobFirstSeen[id] = Math.min(this.jobFirstSeen[id], started);
     return runs.map((r) => this.jobs.get(r.job)!);
   }
 
-  /** Per list of names, the ids of the tests (same order), creating the missing tests. */
-  async testIds(sql: Sql, lists: readonly (readonly { name: string }[])[], now: number): Promise<Int32Array[]> {
+  /**
+   * Per list of names, the ids of the tests (same order), creating the missing tests. `started`: when
+   * each list's run started; a test's first_seen is the earliest start of a stored run that has it.
+   */
+  async testIds(sql: Sql, lists: readonly (readonly { name: string }[])[], started: readonly number[]): Promise<Int32Array[]> {
     const { ids, unseen } = this.knownTestIds(lists);
-    if (!unseen.size) return ids;
-    const missing = [...unseen].filter(([, u]) => !this.tests.has(u.hash));
-    if (missing.length) {
-      await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map(([name, u]) => [u.hash, name, now]), 'ON CONFLICT (hash) DO NOTHING');
-      const rows = await selectIn<{ id: number; hash: string }>(sql, (p) => `SELECT id, hash FROM test WHERE hash IN (${p})`, missing.map(([, u]) => u.hash));
-      for (const r of rows) this.tests.set(r.hash, r.id);
+    if (unseen.size) {
+      const missing = [...unseen].filter(([, u]) => !this.tests.has(u.hash));
+      if (missing.length) {
+        const firstSeen = (u: { at: number[] }) => {
+          let t = Infinity;
+          for (let j = 0; j < u.at.length; j += 2) t = Math.min(t, started[u.at[j]]);
+          return t;
+        };
+        await insertMany(sql, 'test', ['hash', 'name', 'first_seen'], missing.map(([name, u]) => [u.hash, name, firstSeen(u)]), 'ON CONFLICT (hash) DO NOTHING');
+        const rows = await selectIn<{ id: number; hash: string; first_seen: number }>(sql, (p) => `SELECT id, hash, first_seen FROM test WHERE hash IN (${p})`, missing.map(([, u]) => u.hash));
+        for (const r of rows) {
+          this.tests.set(r.hash, r.id);
+          this.testFirstSeen[r.id] = Number(r.first_seen);
+        }
+      }
+      for (const [name, u] of unseen) {
+        const id = this.tests.get(u.hash)!;
+        // the run's own string (kept once per pass already, see TestNames): later runs find it by identity
+        this.testsByName.set(name, id);
+        for (let j = 0; j < u.at.length; j += 2) ids[u.at[j]][u.at[j + 1]] = id;
+      }
     }
-    for (const [name, u] of unseen) {
-      const id = this.tests.get(u.hash)!;
-      // the run's own string (kept once per pass already, see TestNames): later runs find it by identity
-      this.testsByName.set(name, id);
-      for (let j = 0; j < u.at.length; j += 2) ids[u.at[j]][u.at[j + 1]] = id;
-    }
+    const lowered = this.earlierTestStarts(ids, started);
+    await lowerFirstSeen(sql, 'test', lowered);
+    for (const [id, t] of lowered) this.testFirstSeen[id] = t;
     return ids;
+  }
+
+  /** The tests of these runs that a run started before their first_seen (id -> earliest such start). */
+  private earlierTestStarts(ids: readonly Int32Array[], started: readonly number[]): Map<number, number> {
+    const lowered = new Map<number, number>();
+    const known = this.testFirstSeen;
+    for (let k = 0; k < ids.length; k++) {
+      const list = ids[k];
+      const t = started[k];
+      for (let i = 0; i < list.length; i++) if (t < known[list[i]]) noteEarlier(lowered, known, list[i], t);
+    }
+    return lowered;
   }
 
   /** The ids of the names seen this pass, and where the others occur (with their hash). */

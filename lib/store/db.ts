@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg, { type Pool, type PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { migrate, type Migration } from './migrate';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -203,6 +203,12 @@ class PgConn implements Sql {
   async tx<T>(fn: (sql: Sql) => Promise<T>, opts?: TxOptions): Promise<T> {
     if (this.inTx) return fn(this);
     const client = await (this.client as Pool).connect();
+    // A checked-out client has no listener of the pool's: a connection lost meanwhile (the server
+    // restarting, say) would be an unhandled 'error' event, which ends the process. The query in
+    // flight, or the next one, fails with it instead; the client is then discarded, not pooled.
+    let broken: Error | undefined;
+    const onError = (e: Error) => void (broken ??= e);
+    client.on('error', onError);
     try {
       // one round trip either way
       await client.query(opts?.lazyCommit ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
@@ -210,10 +216,11 @@ class PgConn implements Sql {
       await client.query('COMMIT');
       return result;
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (!broken) await client.query('ROLLBACK').catch((r: Error) => void (broken ??= r));
       throw e;
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 }
@@ -232,28 +239,58 @@ class PgDb extends PgConn implements Database {
   }
 }
 
-function openSqlite(url: string): Database {
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * WAL mode, so the dashboard reads while ingest writes. Switching a new database's file to WAL needs
+ * it to itself, and SQLite answers SQLITE_BUSY at once, without its busy handler, to processes that
+ * open a new database together (1 in 20 of four at once): they wait their turn, as long as the busy
+ * timeout.
+ */
+async function useWal(db: BetterSqlite3.Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, wait * (0.5 + Math.random())));
+    }
+  }
+}
+
+async function openSqlite(url: string): Promise<Database> {
   const file = sqliteFile(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL'); // the dashboard reads while ingest writes
+  const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    await useWal(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   db.pragma('synchronous = NORMAL'); // durable at each WAL checkpoint; a kill -9 loses no committed run
-  db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
   db.defaultSafeIntegers(false);
   return new SqliteDb(url, db);
 }
 
-function openPostgres(url: string): Database {
+async function openPostgres(url: string): Promise<Database> {
+  // loaded only for PostgreSQL: a SQLite CLI call does not pay for node-postgres
+  const { default: pg } = await import('pg');
   // bigint (20) and numeric (1700) arrive as strings by default; our values fit a double.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // a server that does not answer (not one that refuses) fails a connection after 10 s instead of never
+  const pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // an idle client's network error must not crash the process
   return new PgDb(url, pool);
 }
 
-const opened = new Map<string, Promise<Database>>();
+// One per process, shared by every bundle that holds a copy of this module (Next.js bundles its proxy
+// apart from the pages and routes): one pool per database, migrated once.
+const opened: Map<string, Promise<Database>> = ((globalThis as { [k: symbol]: unknown })[Symbol.for('buildcop.openedDatabases')] ??= new Map()) as Map<string, Promise<Database>>;
 
 /**
  * Opens (once per URL per process) and migrates the database. `migrations`: those to apply instead
@@ -264,7 +301,7 @@ export function openDatabase(explicitUrl?: string, migrations?: Migration[]): Pr
   let p = opened.get(url);
   if (!p) {
     p = (async () => {
-      const db = dialectOf(url) === 'sqlite' ? openSqlite(url) : openPostgres(url);
+      const db = dialectOf(url) === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
       try {
         await migrate(db, migrations);
       } catch (e) {
@@ -280,17 +317,21 @@ export function openDatabase(explicitUrl?: string, migrations?: Migration[]): Pr
 }
 
 // Errors that say the database cannot be reached now, rather than that a query is wrong: the
-// network (node-postgres), PostgreSQL refusing connections (57P0x shutting down or starting, 53300
-// too many connections), SQLite unable to open or locked past its busy timeout.
+// network (node-postgres), PostgreSQL refusing or ending connections (57P0x shutting down or
+// starting, 53300 too many connections, 08xxx connection exceptions), SQLite unable to open or locked
+// past its busy timeout.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '53300', 'SQLITE_CANTOPEN', 'SQLITE_BUSY',
+  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN', 'EPIPE', 'ECONNABORTED',
+  '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', 'SQLITE_CANTOPEN', 'SQLITE_BUSY',
 ]);
+
+// node-postgres gives a connection lost mid-session no code, only these messages.
+const CONNECTION_LOST = /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect)$/;
 
 /** Whether an error means the database is unavailable for now (worth a 503 and a retry). */
 export function isDatabaseUnavailable(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNAVAILABLE_CODES.has(code);
+  const { code, message } = (e ?? {}) as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) || (typeof message === 'string' && CONNECTION_LOST.test(message));
 }
 
 /** Closes a database opened with openDatabase and forgets it. */

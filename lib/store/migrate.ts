@@ -32,9 +32,22 @@ async function applied(sql: Sql): Promise<Map<string, string>> {
   return new Map(rows.map((r) => [r.migration_name, r.checksum]));
 }
 
+/**
+ * Runs fn holding the migration lock, in one transaction: PostgreSQL's advisory lock (concurrent
+ * CREATE TABLE IF NOT EXISTS of one table fail on pg_type's unique index otherwise), SQLite's write
+ * lock (BEGIN IMMEDIATE, waiting out the busy timeout).
+ */
+function locked<T>(db: Database, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return db.tx(async (tx) => {
+    if (db.dialect === 'postgres') await tx.run('SELECT pg_advisory_xact_lock(727274)');
+    return fn(tx);
+  });
+}
+
 /** Brings the schema up to date. Safe to call from several processes at once. */
 export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS[db.dialect]): Promise<string[]> {
-  await db.exec(BOOKKEEPING[db.dialect]);
+  // Nothing is created outside the lock, Prisma's bookkeeping table included.
+  await locked(db, (tx) => tx.exec(BOOKKEEPING[db.dialect]));
   const done = await applied(db);
   const pending = migrations.filter((m) => !done.has(m.name));
   for (const m of migrations) {
@@ -45,9 +58,8 @@ export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS
   }
   const ran: string[] = [];
   for (const m of pending) {
-    await db.tx(async (tx) => {
+    await locked(db, async (tx) => {
       // Another process may have applied it meanwhile: re-check under the lock.
-      if (db.dialect === 'postgres') await tx.run('SELECT pg_advisory_xact_lock(727274)');
       if ((await applied(tx)).has(m.name)) return;
       await tx.exec(m.sql);
       const now = new Date().toISOString();

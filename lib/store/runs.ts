@@ -9,6 +9,7 @@ import { insertMany } from './bulk';
 import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
 import { writeSearchRows, type SearchBases } from './searchIndex';
+import { isBroken, rollUp, rollUpStored } from './rollups';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
 /** Raw failure text kept per outcome (the normalised text lives once on the signature). */
@@ -87,6 +88,8 @@ export interface RunToWrite {
 
 const RUN_COLUMNS = ['job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload',
   'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'];
+/** where a run row holds its count of failed tests */
+const RUN_FAILED = RUN_COLUMNS.indexOf('failed');
 const RUN_TUPLE = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
 const RUN_INSERT = `INSERT INTO run (${RUN_COLUMNS.join(', ')}) VALUES`;
 
@@ -130,8 +133,8 @@ function failureRows(a: AssembledRun, ids: Int32Array, runId: number, jobId: num
 export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number, bases: SearchBases): Promise<void> {
   if (!runs.length) return;
   const records = runs.map((r) => r.assembled.record);
-  const ids = await catalog.testIds(sql, records.map((rec) => rec.results), now);
-  const jobIds = await catalog.jobIds(sql, records, now);
+  const ids = await catalog.testIds(sql, records.map((rec) => rec.results), records.map((rec) => rec.started));
+  const jobIds = await catalog.jobIds(sql, records);
   const setIds = await catalog.testSetIds(sql, records.map((rec, k) => executedTests(rec, ids[k])));
   await catalog.addSignatures(sql, runs.map((r) => ({ signatures: r.assembled.signatures, firstSeen: r.assembled.record.started })));
   const rows = records.map((rec, k) => runRow(rec, jobIds[k], setIds[k], now));
@@ -146,6 +149,8 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   for (const i of fresh) runIds[i] = byKey.get(`${rows[i][0]}/${rows[i][1]}`);
   for (let i = 0; i < runs.length; i++) {
     if (runIds[i] !== undefined) continue;
+    const old = await sql.get<{ id: number }>('SELECT id FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
+    if (old) await rollUp(sql, [old.id], -1);
     await sql.run('DELETE FROM run WHERE job_id = ? AND build_id = ?', [rows[i][0], rows[i][1]]);
     runIds[i] = (await sql.get<{ id: number }>(`${RUN_INSERT} ${RUN_TUPLE} RETURNING id`, rows[i]))!.id;
   }
@@ -168,6 +173,25 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   }
   bases.flush(docs);
   await writeSearchRows(sql, logs, docs);
+  await rollUpStored(
+    sql,
+    runs.map((r, k) => ({ id: runIds[k]!, jobId: jobIds[k], started: records[k].started, testSetId: setIds[k], broken: isBroken(records[k].installFailed, rows[k][RUN_FAILED] as number) })),
+    outcomes.map((o) => ({ runId: o[0] as number, testId: o[1] as number, outcome: o[2] as number, signatureId: o[3] as number | null, started: o[4] as number, jobId: o[5] as number })),
+  );
   const cleared = runs.filter((r) => r.wasPending).map((r) => r.assembled.record);
   await onPendingRows(sql, cleared, (where) => `DELETE FROM pending_run WHERE ${where}`);
+}
+
+/** Which of these builds of `job` are stored (the backfill skips them). */
+export async function storedBuildIds(sql: Sql, job: string, buildIds: readonly string[]): Promise<Set<string>> {
+  const stored = new Set<string>();
+  for (let i = 0; i < buildIds.length; i += 500) {
+    const chunk = buildIds.slice(i, i + 500);
+    const rows = await sql.all<{ build_id: string }>(
+      `SELECT r.build_id FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = ? AND r.build_id IN (${chunk.map(() => '?').join(', ')})`,
+      [job, ...chunk],
+    );
+    for (const r of rows) stored.add(r.build_id);
+  }
+  return stored;
 }

@@ -1,48 +1,186 @@
-// A test's verdict over a loaded window and its sparkline: what the hot list, the test page and the
-// promotion view show for one aggregated test.
-import { describeChange, classify } from './verdict';
-import { previousRunOfJob, runRef, verdictInput, type SameConditionIndex, type TestAggregate } from './testStats';
-import type { LoadedWindow } from '../history/windowData';
+// The verdicts of tests at a time `at`: each test's history over the fixed lookback, judged by the
+// rules, with the runs the evidence names (the first failing run after a change and the run before
+// it, a streak's first failure and the last pass, the first clean run after a fix). The hot list, the
+// test page, the promotion view and the CLI all take their verdicts from here, so a test at an `at`
+// has one verdict everywhere. Cached per `at` and version of the data.
+import { bugsForTests } from '../bugs/refs';
 import { iso } from '../history/window';
+import { selectRowsIn } from '../store/bulk';
+import type { Database } from '../store/db';
+import { testNames } from '../store/names';
+import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
+import { BROKEN_SQL, executedIn, lookbackContext, RUN_ROW, testHistories, toRunRow, type HistoryExtras, type LookbackContext, type RunRow } from './testHistory';
+import { describeChange, type RunRef } from './verdict';
 
-export interface SparkPoint {
-  start: string;
-  runs: number;
-  failed: number;
-  flaked: number;
-}
+export type JudgedVerdict = Omit<Verdict, 'needs'>;
 
-/** The window's buckets grouped into slices for a sparkline. */
-export function sparkline(w: LoadedWindow, a: TestAggregate): SparkPoint[] {
-  const { span } = w;
-  const start = Math.round((span.from - span.prevFrom) / span.bucketSeconds);
-  const perWindow = span.buckets - start;
-  // A day per point for week-long windows; about 12 points for shorter ones.
-  const perDay = 86_400 / span.bucketSeconds;
-  const slice = perWindow >= 7 * perDay ? perDay : Math.max(1, Math.ceil(perWindow / 12));
-  const out: SparkPoint[] = [];
-  for (let b = start; b < span.buckets; b += slice) {
-    let runs = 0, failed = 0, flaked = 0;
-    for (let i = b; i < Math.min(span.buckets, b + slice); i++) {
-      runs += a.runsPerBucket[i];
-      failed += a.failedPerBucket[i];
-      flaked += a.flakedPerBucket[i];
-    }
-    out.push({ start: iso(span.prevFrom + b * span.bucketSeconds), runs, failed, flaked });
-  }
+const runRef = (ctx: LookbackContext, r: RunRow): RunRef => ({ job: ctx.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: r.started, payload: r.payload, commit: r.commit });
+export const shownRef = (ctx: LookbackContext, r: RunRow) => ({ job: ctx.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: iso(r.started) });
+
+const cache = new Map<string, Map<number, JudgedVerdict>>();
+const CACHED_ATS = 16;
+
+/** The first failure or flake of each test in all stored history (an index lookup each). */
+export async function firstFailures(db: Database, testIds: number[]): Promise<Map<number, number>> {
+  const rows = await selectRowsIn(db, (p) => `SELECT t.id, (SELECT MIN(o.started) FROM test_outcome o WHERE o.test_id = t.id) FROM test t WHERE t.id IN (${p})`, testIds);
+  const out = new Map<number, number>();
+  for (const [id, first] of rows) if (first !== null) out.set(Number(id), Number(first));
   return out;
 }
 
-/** Verdict and evidence of one aggregated test, with "what changed" for regressions. */
-export function verdictFor(w: LoadedWindow, name: string, a: TestAggregate, same: SameConditionIndex) {
-  const v = classify(verdictInput(w, name, a, same));
-  if (v.classification === 'regression' && v.changeBucket !== undefined) {
-    const changeAt = w.span.prevFrom + v.changeBucket * w.span.bucketSeconds;
-    const first = a.allFailedRuns.find((r) => r.started >= changeAt);
+/** The verdicts of the given tests at `at` (tests that neither failed nor flaked in the lookback are left out). */
+export async function verdictsAt(db: Database, at: number, testIds: number[]): Promise<Map<number, JudgedVerdict>> {
+  const ctx = await lookbackContext(db, at);
+  const key = `${db.url}|${at}|${ctx.version}`;
+  let known = cache.get(key);
+  if (!known) {
+    if (cache.size >= CACHED_ATS) cache.delete(cache.keys().next().value!);
+    cache.set(key, (known = new Map()));
+  }
+  const out = new Map<number, JudgedVerdict>();
+  const missing = testIds.filter((id) => {
+    const v = known!.get(id);
+    if (v) out.set(id, v);
+    return !v;
+  });
+  if (!missing.length) return out;
+  const [names, firstSeen] = await Promise.all([testNames(db, missing), firstFailures(db, missing)]);
+  const histories = await testHistories(ctx, missing, new Map([...names].map(([id, n]) => [id, n.name])), firstSeen);
+  const judged = new Map<number, { history: TestHistory; extras: HistoryExtras; verdict: Verdict }>();
+  for (const [id, { history, extras }] of histories) {
+    const failures = history.jobs.some((j) => Array.prototype.some.call(j.failed, (x: number) => x > 0) || Array.prototype.some.call(j.flaked, (x: number) => x > 0));
+    if (!failures && !history.broken.mass) continue; // no failure in the lookback: nothing to judge
+    judged.set(id, { history, extras, verdict: judge(history) });
+  }
+  // what some rules' evidence needs from the runs themselves, read for those verdicts only
+  await addBrokenRunDetail(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'infra'), judged);
+  await addSameConditionPairs(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'flaky' || j.verdict.classification === 'failing'), judged);
+  const fixedHashes: string[] = [];
+  for (const [id, { extras, verdict }] of judged) {
+    const { needs, ...v } = verdict;
+    if (needs) await nameRuns(ctx, v, needs, id, extras);
+    if (v.classification === 'fixed') fixedHashes.push(names.get(id)!.hash);
+    known.set(id, v);
+    out.set(id, v);
+  }
+  if (fixedHashes.length) await addClosedBugs(db, out, names, fixedHashes);
+  return out;
+}
+
+/** Infra's evidence: of the failures in broken runs, those whose install failed and the median tests failed with them. */
+async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
+  for (const [id] of infra) {
+    const rows = await ctx.db.rows(
+      `SELECT r.install_failed, r.failed FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND ${BROKEN_SQL} LIMIT 5000`,
+      [id, ctx.lookback.from, ctx.lookback.at],
+    );
+    const j = judged.get(id)!;
+    const install = rows.filter(([i]) => Number(i) === 1).length;
+    j.history.broken = { install, mass: j.history.broken.mass - install, failedTestsPerRun: rows.map(([, f]) => Number(f)) };
+    j.verdict = judge(j.history);
+  }
+}
+
+/** Hard failures examined per test for a same-job, same-payload/commit pass. */
+const SAME_CONDITION_EXAMINED = 20;
+
+/** Flaky and failing tests: their hard failures paired with a healthy run of the same job and payload (else commit) where they passed. */
+async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
+  const { db, lookback: lb } = ctx;
+  for (const [id] of tests) {
+    const failed = (await db.rows(
+      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
+      [id, lb.from, lb.at],
+    )).map(toRunRow);
+    const pairs: SameConditionPair[] = [];
+    const groups = new Map<string, RunRow[]>();
+    for (const f of failed) {
+      const on = f.payload ? 'payload' : 'commit';
+      const value = f.payload || f.commit;
+      if (!value) continue;
+      const k = `${f.jobId}|${on}|${value}`;
+      let g = groups.get(k);
+      if (!g) {
+        g = (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND r.${on === 'payload' ? 'payload' : 'commit_sha'} = ? AND r.started >= ? AND r.started < ? AND NOT ${BROKEN_SQL} LIMIT 20`, [f.jobId, value, lb.from, lb.at])).map(toRunRow).filter((r) => executedIn(ctx, r.testSetId, id));
+        const notPassed = new Set((await selectRowsIn(db, (p) => `SELECT run_id FROM test_outcome WHERE test_id = ${id} AND run_id IN (${p})`, g.map((r) => r.id))).map(([r]) => Number(r)));
+        g = g.filter((r) => !notPassed.has(r.id));
+        groups.set(k, g);
+      }
+      if (g.length) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on, value, failed: f.buildId, passed: g[0].buildId });
+    }
+    if (!pairs.length) continue;
+    const j = judged.get(id)!;
+    j.history.sameConditionPairs = pairs;
+    j.verdict = judge(j.history);
+  }
+}
+
+/** Fills in the runs the evidence names. */
+async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullable<Verdict['needs']>, testId: number, extras: HistoryExtras): Promise<void> {
+  const { db, lookback: lb } = ctx;
+  const ev = v.evidence;
+  const ran = (r: RunRow) => !r.broken && executedIn(ctx, r.testSetId, testId);
+  if (needs.changeAt !== undefined) {
+    const changed = new Set(needs.changedJobs ?? []);
+    const after = (await db.rows(
+      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
+      [testId, needs.changeAt, lb.at],
+    )).map(toRunRow);
+    const first = after.find((r) => changed.has(ctx.jobs.get(r.jobId)?.name ?? '')) ?? after[0];
     if (first) {
-      const prev = previousRunOfJob(w, first, a.testId);
-      Object.assign(v.evidence, describeChange(runRef(w, first), prev && runRef(w, prev)));
+      const before = (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND (r.started < ? OR (r.started = ? AND r.id < ?)) ORDER BY r.started DESC, r.id DESC LIMIT 50`, [first.jobId, first.started, first.started, first.id])).map(toRunRow);
+      const prev = before.find((r) => executedIn(ctx, r.testSetId, testId));
+      Object.assign(ev, describeChange(runRef(ctx, first), prev && runRef(ctx, prev)));
     }
   }
-  return v;
+  if (needs.streakJobs?.length) {
+    const byName = new Map([...ctx.jobs.values()].map((j) => [j.name, j.id]));
+    for (const entry of ev.jobs as { job: string; failedLatestRuns?: number; since?: unknown; lastPass?: unknown }[]) {
+      if (!entry.failedLatestRuns || !needs.streakJobs.includes(entry.job)) continue;
+      let oldest: RunRow | undefined;
+      for (const r of extras.recentRuns.get(byName.get(entry.job) ?? -1) ?? []) {
+        if (!ran(r)) continue;
+        const o = extras.recentOutcomes.get(r.id);
+        if (o === 1) oldest = r;
+        else {
+          if (o === undefined) entry.lastPass = shownRef(ctx, r);
+          break;
+        }
+      }
+      if (oldest) entry.since = shownRef(ctx, oldest);
+    }
+  }
+  if (needs.fixedAfter !== undefined && extras.lastFailure) {
+    const last = extras.lastFailure;
+    ev.lastFailingRun = shownRef(ctx, last);
+    const next = async (jobId?: number) =>
+      (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.started > ? AND r.started < ?${jobId === undefined ? '' : ' AND r.job_id = ?'} ORDER BY r.started, r.id LIMIT 500`, jobId === undefined ? [last.started, lb.at] : [last.started, lb.at, jobId]))
+        .map(toRunRow)
+        .find(ran);
+    const anyJob = await next();
+    if (anyJob) ev.firstCleanRun = shownRef(ctx, anyJob);
+    const sameJob = await next(last.jobId);
+    if (sameJob) Object.assign(ev, changedBetween(runRef(ctx, last), runRef(ctx, sameJob)));
+  }
+}
+
+/** What differs between the last failing run and the next clean run of the same job. */
+function changedBetween(failing: RunRef, clean: RunRef): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (failing.payload && clean.payload && failing.payload !== clean.payload) out.payloadChanged = { from: failing.payload, to: clean.payload };
+  if (failing.commit && clean.commit && failing.commit !== clean.commit) out.commitChanged = { from: failing.commit, to: clean.commit };
+  return out;
+}
+
+/** A fixed test's linked bug that was closed or verified, the latest one. */
+async function addClosedBugs(db: Database, verdicts: Map<number, JudgedVerdict>, names: Map<number, { hash: string }>, hashes: string[]): Promise<void> {
+  const bugs = await bugsForTests(db, hashes);
+  for (const [id, v] of verdicts) {
+    if (v.classification !== 'fixed' || v.evidence.bug) continue;
+    const closed = (bugs.get(names.get(id)?.hash ?? '') ?? []).filter((b) => b.closedAt).sort((a, b) => (a.closedAt! < b.closedAt! ? 1 : -1))[0];
+    if (closed) {
+      v.evidence.bug = { tracker: closed.tracker, id: closed.id, url: closed.url, status: closed.status, closedAt: closed.closedAt };
+      v.evidence.summary += `; ${closed.tracker} ${closed.id} was closed ${closed.closedAt}`;
+    }
+  }
 }

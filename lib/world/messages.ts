@@ -36,7 +36,7 @@ function uerr(ctx: FailureContext, type: string): string {
 
 export type TemplateName =
   | 'kubeletRace' | 'regression' | 'broken' | 'tls' | 'mustGather' | 'xss' | 'statefulset' | 'dns'
-  | 'prometheus' | 'build' | 'router' | 'busybox';
+  | 'prometheus' | 'build' | 'router' | 'busybox' | 'conntrack' | 'router503' | 'gcePd' | 'apiserverDown';
 
 export const TEMPLATES: Record<TemplateName, (ctx: FailureContext) => string> = {
   /** the Kubelet status race: the deployer pod is seen Failed, then Succeeded */
@@ -179,6 +179,48 @@ export const TEMPLATES: Record<TemplateName, (ctx: FailureContext) => string> = 
       `    <string>: `,
       `to equal`,
       `    <string>: Hello World`,
+    ].join('\n');
+  },
+  /** the intermittent regression: UDP packets lost while the server pod is replaced */
+  conntrack(ctx) {
+    const ip = ctx.rng.ip('172.30');
+    return [
+      ...preamble(ctx, '[sig-network] Conntrack', 'conntrack'),
+      `STEP: creating a UDP service svc-udp with type=NodePort in ${ctx.namespace}`,
+      `STEP: creating a client pod for probing the service svc-udp`,
+      `${ginkgoTime(ctx.atMs)}: INFO: Pod client logs: ${ctx.rng.int(1, 59)} Dec 01 ${ctx.rng.int(10, 23)}:${ctx.rng.int(10, 59)}:00 UDP packet to ${ip}:80 lost`,
+      `fail [${K8S}/test/e2e/network/conntrack.go:194]: Failed to connect to backend 2: pod server-2 did not receive the UDP traffic within 30s`,
+    ].join('\n');
+  },
+  /** the flake that gets fixed: the router answers the default 503 page late */
+  router503(ctx) {
+    return [
+      ...preamble(ctx, '[sig-network][Feature:Router] The HAProxy router', 'router-unrecognized'),
+      `${ginkgoTime(ctx.atMs)}: INFO: Running 'curl -k -s -o /dev/null -w %{http_code} -H "Host: www.google.com" http://router-default.${ctx.namespace}.svc'`,
+      `fail [${ORIGIN}/test/extended/router/unprivileged.go:77]: router did not answer 503 for an unrecognized host within 3m0s: last status 000 (connection reset by peer)`,
+    ].join('\n');
+  },
+  /** broken on GCP: the gcepd storage class never provisions */
+  gcePd(ctx) {
+    const pvc = `pvc-${ctx.rng.k8sSuffix()}`;
+    return [
+      ...preamble(ctx, '[sig-storage] In-tree Volumes', 'provisioning'),
+      `STEP: creating a StorageClass ${ctx.namespace}-gcepd-sc${ctx.rng.k8sSuffix(4)}`,
+      `fail [${K8S}/test/e2e/storage/testsuites/base.go:366]: failed to provision volume with StorageClass "${ctx.namespace}-gcepd-sc": googleapi: Error 400: Invalid value for field 'resource.type': 'pd-standard-legacy'. Disk type is deprecated, invalid`,
+      `    PersistentVolumeClaims [${pvc}] not all in phase Bound within 5m0s`,
+    ].join('\n');
+  },
+  /** the mass failure: the kube-apiserver behind the load balancer stops answering */
+  apiserverDown(ctx) {
+    const url = `https://${ctx.apiHost}:6443/api/v1/namespaces/${ctx.namespace}/pods`;
+    return [
+      `STEP: Building a namespace api object, basename ${ctx.namespace.replace(/^e2e-test-/, '')}`,
+      `fail [${K8S}/test/e2e/framework/framework.go:256]: Unexpected error:`,
+      `    ${uerr(ctx, '*errors.StatusError')}: {`,
+      `        ErrStatus: {Status: "Failure", Message: "the server is currently unable to handle the request (get pods)", Reason: "ServiceUnavailable", Code: 503},`,
+      `    }`,
+      `    Get "${url}": the server is currently unable to handle the request (get pods)`,
+      `occurred`,
     ].join('\n');
   },
 };

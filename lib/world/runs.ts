@@ -1,7 +1,7 @@
 // The simulation: what happened in each run. Special runs (aborted, error, install failures, infra
 // meltdowns) are picked first, then every test's outcome per run, then the per-test timeline that the
 // junit and build-log writers render. truth.json is computed from these records, never from the files.
-import { BACKGROUND, INSTALL_STEPS, SCENARIO, VERIFY, operatorTestNames, type JobDef } from './catalog';
+import { BACKGROUND, INCIDENT, INSTALL_STEPS, SCENARIO, VERIFY, operatorTestNames, type JobDef } from './catalog';
 import { DAY, HOUR } from './format';
 import { TEMPLATES, installFatal, skipMessage, type TemplateName } from './messages';
 import type { Rng } from './rng';
@@ -36,6 +36,8 @@ export interface OperatorTest {
 
 export interface SimRun extends ScheduledRun {
   mode: RunMode;
+  /** a run of the mass failure (INCIDENT): its API server stopped answering */
+  incident?: boolean;
   state: FinalState;
   finished: number;
   namespace: string;
@@ -128,6 +130,13 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
     ...pr.sample(runs.filter((r) => free(r) && inWindow(r) && isFinishedBy(r, endUnix)), 2),
   ]);
 
+  // the mass failure hits the same API-heavy tests in every run: a fixed pool, most of it each time
+  const incidentProtected = new Set<string>([...Object.values(SCENARIO), ...BACKGROUND.map((b) => b.test), XSS, NEW_SUITE_TEST, REMOVED_SUITE_TEST]);
+  const incidentPool = rng.fork('incident-pool').sample(catalog.filter((t) => !t.platform && !incidentProtected.has(t.name)).map((t) => t.name), INCIDENT.pool);
+  const isIncidentRun = (r: ScheduledRun) =>
+    r.job.release === INCIDENT.release && r.job.kind === INCIDENT.kind && (r.type === 'presubmit' ? r.started >= schedule.incident.startAt : (r.payload ?? '') >= schedule.incident.payload);
+
+  const incidentRuns = new Set<ScheduledRun>();
   const simRuns: SimRun[] = [];
   const promoteCurrent: Record<string, string> = {};
   for (const r of runs) {
@@ -166,6 +175,15 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
         if (plan.get(name)?.final === 'pass' || plan.get(name)?.final === 'flake') plan.set(name, { final: 'fail', kind });
       };
       if (r.job.name === SCENARIO.brokenJob) fail(SCENARIO.broken, 'broken');
+      if (r.job.platform === 'gcp') fail(SCENARIO.brokenPlatform, 'gcePd');
+      // the scenarios added with generator v3 draw from their own stream: the others stay as they were
+      const v3 = rr.fork('scenarios-v3');
+      const flakeOrFail = (name: string, kind: TemplateName, flakeShare: number) => {
+        if (plan.get(name)?.final !== 'pass') return;
+        plan.set(name, { final: v3.chance(flakeShare) ? 'flake' : 'fail', kind });
+      };
+      const intermittentEligible = r.job.release === '4.2' && (r.type === 'presubmit' ? r.started >= schedule.intermittent.changeAt : (r.payload ?? '') >= schedule.intermittent.payloadAfter);
+      if (intermittentEligible && v3.chance(0.4)) flakeOrFail(SCENARIO.intermittentRegression, 'conntrack', 1 / 3);
       const regressionEligible = r.job.release === '4.2' && (r.type === 'presubmit' ? r.started >= regression.changeAt : (r.payload ?? '') >= regression.payloadAfter);
       if ((regressionEligible && rr.chance(0.6)) || r === forcedReject || r === noJunit) fail(SCENARIO.regression, 'regression');
       if (m === 'normal') {
@@ -177,6 +195,13 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
         if (newInWindowRuns.has(r)) fail(SCENARIO.newInWindow, 'mustGather');
         if (xssRuns.has(r)) fail(XSS, 'xss');
         if (blockerRuns.has(r)) fail(SCENARIO.promotionBlocker, 'busybox');
+        if (r.started < schedule.flakeFixedAt && v3.chance(0.12)) flakeOrFail(SCENARIO.fixedFlake, 'router503', 2 / 3);
+        if (isIncidentRun(r)) {
+          incidentRuns.add(r);
+          for (const n of v3.sample(incidentPool, v3.int(INCIDENT.testsPerRun[0], INCIDENT.testsPerRun[1]))) fail(n, 'apiserverDown');
+          // the long-lived flake fails with them: its failures overlap the incident
+          plan.set(SCENARIO.flaky, { final: 'fail', kind: 'apiserverDown' });
+        }
       } else {
         // infra: the cluster falls over; 40-80 tests hit the TLS handshake timeout
         const protectedNames = new Set([...Object.values(SCENARIO), ...BACKGROUND.map((b) => b.test), XSS]);
@@ -190,6 +215,7 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
       sim.operator = operatorTests(r, sim, rr, true);
     }
     if (r.job.kind === 'promotion' && sim.state === 'success') promoteCurrent[r.job.name] = r.candidateDigest!;
+    if (incidentRuns.has(r)) sim.incident = true;
     simRuns.push(sim);
   }
   const bySeq = (r: ScheduledRun) => simRuns[r.seq];

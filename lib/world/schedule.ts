@@ -1,6 +1,6 @@
 // When runs happen: periodic cron with jitter, presubmits on a stream of PRs, promotion jobs a few
 // times a day; plus the nightly payload tags and the repos' base commits the runs test.
-import { JOBS, PR_AUTHORS, RELEASE_ARTIFACTS, RELEASE_REGISTRY, STREAMS, type JobDef } from './catalog';
+import { INCIDENT, JOBS, PR_AUTHORS, RELEASE_ARTIFACTS, RELEASE_REGISTRY, STREAMS, type JobDef } from './catalog';
 import { DAY, HOUR, buildIdFor, tagStamp } from './format';
 import type { Rng } from './rng';
 import type { WorldRefs } from './types';
@@ -37,6 +37,12 @@ export interface Schedule {
   runs: ScheduledRun[];
   tags: Record<'4.1' | '4.2', PayloadTag[]>;
   regression: { changeAt: number; payloadBefore: string; payloadAfter: string; baseShaBefore: string; baseShaAfter: string };
+  /** the intermittent 4.2 regression's payload change */
+  intermittent: { changeAt: number; payloadBefore: string; payloadAfter: string };
+  /** the mass failure's first 4.2 payload */
+  incident: { startAt: number; payload: string };
+  /** the fixed flake stops with runs started from here */
+  flakeFixedAt: number;
   renamedJob: { from: string; to: string; at: number };
   baseCommits: Record<string, { at: number; sha: string }[]>;
 }
@@ -92,6 +98,9 @@ export function makeSchedule(rng: Rng, endUnix: number): Schedule {
   const after = tags['4.2'].find((tg) => tg.created >= startUnix + 10.5 * DAY - 6 * HOUR)!;
   const before = tags['4.2'][tags['4.2'].indexOf(after) - 1];
   const changeAt = after.created;
+  const intermittentAfter = tags['4.2'].find((tg) => tg.created >= startUnix + 9 * DAY - 6 * HOUR)!;
+  const intermittentBefore = tags['4.2'][tags['4.2'].indexOf(intermittentAfter) - 1];
+  const incident = tags['4.2'].find((tg) => tg.created >= endUnix - INCIDENT.startBeforeEndHours * HOUR)!;
 
   const commitRng = rng.fork('commits');
   const baseCommits: Record<string, { at: number; sha: string }[]> = {
@@ -165,6 +174,9 @@ export function makeSchedule(rng: Rng, endUnix: number): Schedule {
       baseShaBefore: originBefore.sha,
       baseShaAfter: baseCommits['openshift/origin'].find((c) => c.at === changeAt)!.sha,
     },
+    intermittent: { changeAt: intermittentAfter.created, payloadBefore: intermittentBefore.name, payloadAfter: intermittentAfter.name },
+    incident: { startAt: incident.created, payload: incident.name },
+    flakeFixedAt: Math.round(startUnix + 8.3 * DAY),
     renamedJob: { from: renamed.formerName!, to: renamed.name, at: startUnix + (renamed.renameAtDay ?? 0) * DAY },
     baseCommits,
   };

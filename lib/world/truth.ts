@@ -2,7 +2,7 @@
 // reading the generated files back). Counting rules: only runs finished by `end` count; the window is
 // runs STARTED in [end-7d, end), "previous" the 7 days before; runs = runs that executed the test
 // (passed, failed or flaked; skips excluded); a flake (fail, then pass on retry) is never a failure.
-import { INSTALL_STEPS, JOBS, PROMOTION_GATES, SCENARIO } from './catalog';
+import { INCIDENT, INSTALL_STEPS, JOBS, PROMOTION_GATES, SCENARIO } from './catalog';
 import { DAY, rfc3339 } from './format';
 import { runIndex, tagPhase, verificationStatus, visibleTags } from './release';
 import type { Schedule } from './schedule';
@@ -87,7 +87,7 @@ export function computeTruth(schedule: Schedule, sim: Simulation, worldRuns: Wor
   const brokenJob = { window: ratio(finished.filter((r) => r.name === SCENARIO.brokenJob && r.started >= windowStart), SCENARIO.broken), previous: ratio(finished.filter((r) => r.name === SCENARIO.brokenJob && r.started < windowStart), SCENARIO.broken) };
 
   // signatures
-  const kubelet = finished.filter((r) => r.e2e.some((t) => t.name === SCENARIO.flaky && t.outcome !== 'passed' && t.outcome !== 'skipped'));
+  const kubelet = finished.filter((r) => r.e2e.some((t) => t.name === SCENARIO.flaky && t.kind === 'kubeletRace' && t.outcome !== 'passed' && t.outcome !== 'skipped'));
   const tlsPairs = finished.flatMap((r) => r.e2e.filter((t) => t.kind === 'tls').map((t) => ({ run: r, test: t.name })));
   const infraRuns = finished.filter((r) => r.mode === 'infra');
 
@@ -120,6 +120,74 @@ export function computeTruth(schedule: Schedule, sim: Simulation, worldRuns: Wor
       return [s.name, { latest: latest.name, phase: tagPhase(latest, idx, E), tags: tags.length, blockingJobs: blocking, phases: Object.fromEntries(tags.map((t) => [t.name, tagPhase(t, idx, E)])) }];
     }),
   );
+
+  // the scenarios of generator v3: what a verdict must call them, in every window
+  const nonPassing = (r: SimRun, test: string) => r.e2e.some((t) => t.name === test && (t.outcome === 'failed' || t.outcome === 'flaked'));
+  const ran = (r: SimRun, test: string) => r.e2e.some((t) => t.name === test && t.outcome !== 'skipped');
+  const tally = (runs: SimRun[], test: string) => {
+    const with_ = runs.filter((r) => ran(r, test));
+    const outcome = (r: SimRun) => r.e2e.find((t) => t.name === test)!.outcome;
+    return { runs: with_.length, failedRuns: with_.filter((r) => outcome(r) === 'failed').length, flakedRuns: with_.filter((r) => outcome(r) === 'flaked').length };
+  };
+  // runs whose failures a verdict judges a test by: not an install failure, not a cluster that fell over
+  const healthy = (r: SimRun) => r.mode === 'normal' && !r.incident;
+  const inter = schedule.intermittent;
+  const interAfter = finished.filter((r) => r.started >= inter.changeAt);
+  const interFirst = interAfter.filter((r) => healthy(r) && nonPassing(r, SCENARIO.intermittentRegression)).sort((a, b) => a.started - b.started)[0];
+  const incidentRuns = finished.filter((r) => r.incident);
+  const incidentTests = new Set(incidentRuns.flatMap((r) => r.e2e.filter((t) => t.kind === 'apiserverDown' && t.outcome === 'failed').map((t) => t.name)));
+  const fixedFailures = finished.filter((r) => nonPassing(r, SCENARIO.fixedFlake));
+  const lastFixed = fixedFailures[fixedFailures.length - 1];
+  const gcpJobs = [...new Set(finished.filter((r) => r.job.platform === 'gcp' && ran(r, SCENARIO.brokenPlatform)).map((r) => r.name))].sort();
+  const promoBlockerJob = PROMOTION_GATES[0].blockingJobs[0];
+  const v3 = {
+    intermittentRegression: {
+      test: SCENARIO.intermittentRegression,
+      changeAt: inter.changeAt,
+      changeAtIso: rfc3339(inter.changeAt),
+      payloadBefore: inter.payloadBefore,
+      payloadAfter: inter.payloadAfter,
+      afterChange: { '4.1': tally(interAfter.filter((r) => r.job.release === '4.1'), SCENARIO.intermittentRegression), '4.2': tally(interAfter.filter((r) => r.job.release === '4.2'), SCENARIO.intermittentRegression) },
+      afterChangeHealthy: { '4.1': tally(interAfter.filter((r) => healthy(r) && r.job.release === '4.1'), SCENARIO.intermittentRegression), '4.2': tally(interAfter.filter((r) => healthy(r) && r.job.release === '4.2'), SCENARIO.intermittentRegression) },
+      firstFailingRun: runRef(interFirst),
+      beforeChange: tally(finished.filter((r) => r.started < inter.changeAt), SCENARIO.intermittentRegression),
+      changedReleases: ['4.2'],
+      unchangedReleases: ['4.1'],
+    },
+    fixedFlake: {
+      test: SCENARIO.fixedFlake,
+      fixedAt: schedule.flakeFixedAt,
+      fixedAtIso: rfc3339(schedule.flakeFixedAt),
+      lastFailure: runRef(lastFixed),
+      failuresBeforeFix: fixedFailures.length,
+      cleanRunsSince: finished.filter((r) => r.started > lastFixed.started && ran(r, SCENARIO.fixedFlake)).length,
+      cleanHealthyRunsSince: finished.filter((r) => r.started > lastFixed.started && healthy(r) && ran(r, SCENARIO.fixedFlake)).length,
+      bug: { tracker: 'bugzilla', id: '1763008' },
+    },
+    brokenPlatform: { test: SCENARIO.brokenPlatform, platform: 'gcp', jobs: gcpJobs, ...tally(finished, SCENARIO.brokenPlatform) },
+    massIncident: {
+      release: INCIDENT.release,
+      payload: schedule.incident.payload,
+      startAt: schedule.incident.startAt,
+      startAtIso: rfc3339(schedule.incident.startAt),
+      runs: incidentRuns.map(runRef),
+      tests: [...incidentTests].sort(),
+      signatureText: 'the server is currently unable to handle the request (get pods)',
+      flakyTestFailures: incidentRuns.filter((r) => nonPassing(r, SCENARIO.flaky)).length,
+      longFlakeFirstFailure: rfc3339(finished.find((r) => nonPassing(r, SCENARIO.flaky))!.started),
+    },
+    promotionBlocker: { test: SCENARIO.promotionBlocker, job: promoBlockerJob, failingLastRuns: 3 },
+  };
+  /** the verdict each scenario test must get, in every window, from the world's design */
+  const expectedVerdicts: Record<string, string> = {
+    [SCENARIO.regression]: 'regression',
+    [SCENARIO.intermittentRegression]: 'regression',
+    [SCENARIO.broken]: 'broken',
+    [SCENARIO.brokenPlatform]: 'broken',
+    [SCENARIO.flaky]: 'flaky',
+    [SCENARIO.fixedFlake]: 'fixed',
+    [SCENARIO.infra]: 'infra',
+  };
 
   const firstSeen = (name: string) => finished.find((r) => r.e2e.some((t) => t.name === name));
   const lastSeen = (name: string) => [...finished].reverse().find((r) => r.e2e.some((t) => t.name === name));
@@ -161,7 +229,9 @@ export function computeTruth(schedule: Schedule, sim: Simulation, worldRuns: Wor
       xss: { test: XSS_TEST, ...stats(XSS_TEST) },
       installStepTest: { test: INSTALL_STEPS[1], ...stats(INSTALL_STEPS[1]) },
       renamedJob: { ...schedule.renamedJob, atIso: rfc3339(schedule.renamedJob.at) },
+      ...v3,
     },
+    expectedVerdicts,
     specialRuns: {
       noE2eJunit: { ...runRef(pick.noE2eJunit), gcsPath: worldRuns[pick.noE2eJunit.seq].gcsPath, note: 'no junit_e2e file; build-log.txt has every per-test line' },
       error: { ...runRef(pick.errorRun), note: 'state error: started.json and prowjob.json only' },

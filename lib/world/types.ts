@@ -1,7 +1,7 @@
 // Shapes of the sample world: world.json (read by the replay server), the tracker and release-controller
 // data files, and truth.json (what ingest and analysis must find). Times are Unix seconds unless named *Iso.
 
-export const WORLD_GENERATOR_VERSION = 2;
+export const WORLD_GENERATOR_VERSION = 3;
 
 export type FinalState = 'success' | 'failure' | 'error' | 'aborted';
 export type Outcome = 'passed' | 'failed' | 'flaked' | 'skipped';

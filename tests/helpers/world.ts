@@ -24,6 +24,7 @@ export interface Truth {
   testResults: { total: number; passed: number; failed: number; flaked: number; skipped: number };
   perTest: Record<string, { window: PeriodStats; previous: PeriodStats }>;
   scenarios: Record<string, any>;
+  expectedVerdicts: Record<string, string>;
   specialRuns: Record<string, any>;
   kubeletRaceSignature: { test: string; occurrences: number; windowOccurrences: number };
   tlsSignature: { tests: string[]; occurrences: number };

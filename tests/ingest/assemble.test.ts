@@ -97,7 +97,7 @@ describe('assembleRun', () => {
 });
 
 describe('failedStepLogs', () => {
-  it("names the build log of each step junit_operator.xml says failed, once, and not one already read", () => {
+  it("names the build log of each step junit_operator.xml says failed, once, and not one already read; an e2e step's when listed", () => {
     const step = (name: string, result: RawCase['result']): RawCase => ({ name, result, message: '', suite: 'step graph' });
     const cases = [
       step('Run multi-stage test e2e-aws - e2e-aws-ipi-install-install container test', 'failed'),
@@ -106,7 +106,11 @@ describe('failedStepLogs', () => {
       step('Run multi-stage test pre phase', 'failed'),
       step('install should succeed: overall', 'failed'),
     ];
-    expect(failedStepLogs(cases, new Set())).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt', 'artifacts/e2e-aws/openshift-e2e-test/build-log.txt']);
-    expect(failedStepLogs([...cases, cases[0]], new Set(['artifacts/e2e-aws/openshift-e2e-test/build-log.txt']))).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt']);
+    const e2eLog = 'artifacts/e2e-aws/openshift-e2e-test/build-log.txt';
+    const listing = [{ path: e2eLog, size: 10, version: '1' }];
+    expect(failedStepLogs(cases, listing, new Set())).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt', e2eLog]);
+    // the glob lists e2e steps' logs: one not listed does not exist
+    expect(failedStepLogs(cases, [], new Set())).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt']);
+    expect(failedStepLogs([...cases, cases[0]], listing, new Set([e2eLog]))).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt']);
   });
 });

@@ -11,6 +11,7 @@ import { runDetail } from '../../lib/answers/runDetail';
 import { iso } from '../../lib/history/window';
 import { closeDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { openDatabase } from '../../lib/store/db';
+import { expectRollupsExact } from '../helpers/rollups';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -179,6 +180,7 @@ describe('the run reader thread', () => {
         const s = await ingestPass({ config, db });
         expect(s.parsedOn).toBe(workers ? 'worker thread' : 'main thread');
         expect(s.runsFailed).toBe(1);
+        expect(s).toMatchObject({ status: 'ok', runsNotStored: 0 }); // a run that could not be read does not fail the pass
         const pending = await db.all<{ build_id: string; last_error: string }>('SELECT build_id, last_error FROM pending_run WHERE last_error <> ?', ['']);
         expect(pending).toEqual([{ build_id: unreadable.buildId, last_error: expect.stringMatching(/^listing gs:\/\/.*HTTP 503 \(after 2 attempts\)$/) }]);
         return await logicalDump(db);
@@ -233,6 +235,8 @@ describe('a run with a file that cannot be downloaded', () => {
       const done = await stored();
       expect([done.incomplete, done.readAttempts, done.parseErrors]).toEqual([undefined, undefined, 0]);
       expect((await ingestPass({ config, db })).runsUpdated).toBe(0);
+      // the run was replaced three times: each took its earlier version out of the rollups
+      await expectRollupsExact(db);
     } finally {
       await closeDatabase(db);
       await server.close();

@@ -53,7 +53,7 @@ describeEachDatabase('ingest of the sample world', (kind) => {
     expect(stats.lastIngestWarnings).toBe(0);
     // the ingest log: the pass, and the runs Deck lists unfinished
     const log = await ingestLog(db, { limit: 5 });
-    expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', runsNew: truth.runs.finished, runsPending: truth.runs.pending, runsFailed: 0, testResults: truth.testResults.total, warnings: [] })]);
+    expect(log.passes).toEqual([expect.objectContaining({ status: 'ok', runsNew: truth.runs.finished, runsPending: truth.runs.pending, runsFailed: 0, runsNotStored: 0, testResults: truth.testResults.total, warnings: [] })]);
     expect(log.passes[0].downloadedBytes).toBe(summary.downloadedBytes);
     expect(log.pending).toMatchObject({ total: truth.runs.pending, running: truth.runs.pending, retrying: 0, lost: 0 });
     expect(log.pending.runs.every((r) => r.why === 'running' && r.attempts === 0)).toBe(true);
@@ -188,6 +188,9 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       }
       const first = await ingestPass({ config, db: odb });
       expect(first.runsFailed).toBe(1);
+      // a pass that could not store a run is a failed pass, and health says so with the count
+      expect(first).toMatchObject({ status: 'failed', runsNotStored: 1, message: expect.stringMatching(/^1 run could not be stored: .*refused by a test trigger/) });
+      expect(await health(async () => odb)).toMatchObject({ status: 'degraded', lastIngestStatus: 'failed', lastIngestRunsNotStored: 1 });
       expect(first.runsNew).toBe(builds.length - 1);
       const pending = await odb.all<{ build_id: string; last_error: string; attempts: number }>('SELECT build_id, last_error, attempts FROM pending_run');
       expect(pending).toEqual([{ build_id: refused, last_error: expect.stringMatching(/^storing failed: .*refused by a test trigger/), attempts: 1 }]);
@@ -196,7 +199,7 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       const wait = async () => Number((await odb.get<{ wait: number }>('SELECT next_check - last_seen AS wait FROM pending_run'))!.wait);
       expect(await wait()).toBe(300); // tried again 5 minutes later
       const log = await ingestLog(odb, { limit: 5 });
-      expect(log.passes[0]).toMatchObject({ status: 'ok', runsFailed: 1 });
+      expect(log.passes[0]).toMatchObject({ status: 'failed', runsFailed: 1, runsNotStored: 1, message: first.message });
       expect(log.pending).toMatchObject({ total: 1, running: 0, retrying: 1, lost: 0 });
       expect(log.pending.runs).toEqual([
         expect.objectContaining({ job, buildId: refused, why: 'retrying', attempts: 1, lastError: expect.stringMatching(/refused by a test trigger/), nextCheck: expect.any(String) }),
@@ -215,6 +218,7 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       await odb.run('UPDATE pending_run SET next_check = 0'); // as if the hour had passed
       const second = await ingestPass({ config, db: odb });
       expect(second.runsNew).toBe(1);
+      expect(await health(async () => odb)).toMatchObject({ status: 'ok', lastIngestRunsNotStored: 0 });
       expect(await odb.all('SELECT build_id FROM pending_run')).toEqual([]);
       // the same runs and outcomes as the whole world's ingest (signatures aside: clustering one job
       // alone, and the refused run last, may pick other representatives)

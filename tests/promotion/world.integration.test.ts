@@ -132,6 +132,25 @@ describeEachDatabase('promotion status of the sample world', (kind) => {
     expect(status.summary).toContain(`${name}: latest ${t.latest} Rejected`);
   });
 
+  it('counts the payloads rejected in a row at the head of each stream and names the stream among the blockers', () => {
+    for (const s of status.releaseStreams) {
+      const names = Object.keys(truth.releaseStreams[s.name].phases as Record<string, string>);
+      const phases = Object.values(truth.releaseStreams[s.name].phases as Record<string, string>);
+      const undecided = phases.findIndex((p) => p !== 'Ready');
+      let n = 0;
+      while (phases[undecided + n] === 'Rejected') n++;
+      expect(s.rejectedInARow).toBe(n);
+      expect(status.rejectedStreams.includes(s.name)).toBe(n > 0);
+      if (!n) continue;
+      expect(status.summary).toContain(`Release stream rejecting payloads: ${s.name} (${n} payloads rejected in a row since`);
+      expect(s.failingBlockingJobs[0].payloads).toBeGreaterThan(0);
+      // nightly names end in their creation time: YYYY-MM-DD-HHMMSS
+      const [, d, hh, mm, ss] = /(\d{4}-\d{2}-\d{2})-(\d{2})(\d{2})(\d{2})$/.exec(names[undecided + n - 1])!;
+      expect(s.rejectedSince).toBe(`${d}T${hh}:${mm}:${ss}Z`);
+    }
+    expect(status.rejectedStreams.length).toBeGreaterThan(0);
+  });
+
   it('keeps the stored payloads when the release controller is down, with a warning', async () => {
     const http = new HttpClient({ allowedHosts: new Set([new URL(server.url).host]), retries: 1, retryBaseMs: 1 });
     server.setFaults({ status: [{ match: '/api/v1/releasestream/', status: 503, times: 1000 }] });

@@ -45,13 +45,13 @@ const getJson = async (s: ReplayServer, p: string) => {
   return res.json() as Promise<any>;
 };
 
-async function listAll(s: ReplayServer, prefix: string, delimiter = ''): Promise<{ items: any[]; prefixes: string[]; pages: number }> {
+async function listAll(s: ReplayServer, prefix: string, delimiter = '', range: Record<string, string> = {}): Promise<{ items: any[]; prefixes: string[]; pages: number }> {
   const items: any[] = [];
   const prefixes: string[] = [];
   let token: string | undefined;
   let pages = 0;
   do {
-    const q = new URLSearchParams({ prefix, maxResults: '1000' });
+    const q = new URLSearchParams({ prefix, maxResults: '1000', ...range });
     if (delimiter) q.set('delimiter', delimiter);
     if (token) q.set('pageToken', token);
     const page = await getJson(s, `/storage/v1/b/origin-ci-test/o?${q}`);
@@ -147,6 +147,30 @@ describe('GCS', () => {
     const { prefixes, items } = await listAll(server, `logs/${job}/`, '/');
     expect(items).toEqual([]);
     expect(prefixes.sort()).toEqual(manifest.runs.filter((r) => r.job === job).map((r) => `logs/${job}/${r.buildId}/`).sort());
+  });
+
+  it('lists from startOffset (included) to endOffset (excluded), in folders or objects, page by page', async () => {
+    const job = 'periodic-ci-openshift-release-master-nightly-4.2-e2e-aws';
+    const builds = manifest.runs.filter((r) => r.job === job).map((r) => r.buildId).sort();
+    const [from, to] = [builds[10], builds[20]];
+    // an offset inside a folder's name (ids are compared as names): the folders from it on
+    const { prefixes, pages } = await listAll(server, `logs/${job}/`, '/', { startOffset: `logs/${job}/${from}`, endOffset: `logs/${job}/${to}` });
+    expect(prefixes).toEqual(builds.slice(10, 20).map((b) => `logs/${job}/${b}/`));
+    expect(pages).toBe(4); // 3 a page on this server, each page's token resuming after its last folder
+    const presubmit = 'pull-ci-openshift-installer-master-e2e-aws';
+    const aliases = manifest.extraObjects.map((o) => o.name).filter((n) => n.startsWith(`pr-logs/directory/${presubmit}/`)).sort();
+    const { items } = await listAll(server, `pr-logs/directory/${presubmit}/`, '/', { startOffset: aliases[5] });
+    expect(items.map((i) => i.name)).toEqual(aliases.slice(5));
+  });
+
+  it('leaves out the objects a fault hides, from listings and downloads', async () => {
+    const s = await another({ gcsPageSize: 1000 });
+    const run = manifest.runs.find((r) => r.state === 'success')!;
+    s.setFaults({ hideObjects: [`^${run.gcsPath}/started\\.json$`] });
+    const { items } = await listAll(s, `${run.gcsPath}/`);
+    expect(items.map((i) => i.name)).toEqual(visibleFiles(run, E()).filter((n) => !n.endsWith('/started.json')));
+    expect((await fetch(`${s.url}/origin-ci-test/${run.gcsPath}/started.json`)).status).toBe(404);
+    expect((await fetch(`${s.url}/origin-ci-test/${run.gcsPath}/finished.json`)).status).toBe(200);
   });
 
   it('serves object bytes that match the listing, with the server URL in prowjob.json', async () => {

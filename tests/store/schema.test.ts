@@ -62,7 +62,7 @@ describeEachDatabase('migrations', (kind) => {
   it('create every table of the schema on a fresh database, the same on both engines', async () => {
     const got = await columns(kind);
     expect(Object.keys(got).sort()).toEqual(
-      ['_prisma_migrations', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'run', 'run_log', 'search_doc', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
+      ['_prisma_migrations', 'alert_event', 'backfill_cursor', 'bug', 'bug_link', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'rollup_run_day', 'rollup_run_hour', 'rollup_sig_day', 'rollup_sig_hour', 'rollup_sig_test_day', 'rollup_sig_total', 'rollup_test_day', 'rollup_test_hour', 'rollup_test_total', 'run', 'run_log', 'search_doc', 'signature', 'test', 'test_outcome', 'test_set'].sort(),
     );
     if (kind === 'postgres') expect(got).toEqual(await columns('sqlite'));
   });
@@ -90,11 +90,19 @@ describeEachDatabase('migrations', (kind) => {
       const earlier = await openDatabase(t.url, MIGRATIONS[kind].slice(0, 1));
       await earlier.run("INSERT INTO pending_run (job, build_id, state, started, first_seen, last_seen, attempts) VALUES ('j', '1', 'pending', 1, 2, 3, 4)");
       const pass = (await earlier.get<{ id: number }>("INSERT INTO ingest_pass (started_at, status) VALUES (5, 'ok') RETURNING id"))!.id;
+      // first_seen was the time of the pass that stored the job's (the test's) first run
+      await earlier.exec(`INSERT INTO job (id, name, type, first_seen) VALUES (1, 'j', 'periodic', 9000);
+        INSERT INTO run (id, job_id, build_id, state, started, ingested_at) VALUES (1, 1, '7', 'failure', 8000, 9000), (2, 1, '8', 'failure', 8500, 9000);
+        INSERT INTO test (id, hash, name, first_seen) VALUES (1, 'h1', 't1', 9000), (2, 'h2', 't2', 9000);
+        INSERT INTO test_outcome (run_id, test_id, outcome, started, job_id) VALUES (2, 1, 1, 8500, 1)`);
       await closeDatabase(earlier);
       const db = await openDatabase(t.url);
       try {
         // a run pending before is taken as listed by the latest pass, until the next pass says otherwise
         expect(await db.get('SELECT job, build_id, last_seen, attempts, next_check, listed_by_pass FROM pending_run')).toEqual({ job: 'j', build_id: '1', last_seen: 3, attempts: 4, next_check: 0, listed_by_pass: pass });
+        // now the earliest stored run's start: exact for jobs, for tests where a failure tells
+        expect(await db.all('SELECT name, first_seen FROM job')).toEqual([{ name: 'j', first_seen: 8000 }]);
+        expect(await db.all('SELECT name, first_seen FROM test ORDER BY name')).toEqual([{ name: 't1', first_seen: 8500 }, { name: 't2', first_seen: 9000 }]);
         const applied = await db.all<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
         expect(applied.map((m) => m.migration_name)).toEqual(MIGRATIONS[kind].map((m) => m.name));
       } finally {

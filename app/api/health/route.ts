@@ -8,6 +8,7 @@ export async function GET() {
   await connection();
   return handle(async () => {
     const h = await health(getDb);
-    return json(h, healthHttpStatus(h));
+    const status = healthHttpStatus(h);
+    return json(h, status, status === 503 ? { 'retry-after': '30' } : {});
   });
 }

@@ -8,6 +8,7 @@ import { SESSION_COOKIE, validSession, writesEnabled } from '@/lib/server/auth';
 import { getConfig } from '@/lib/server/context';
 import { isClosedStatus } from '@/lib/sources/trackerBug';
 import { BugLinkForm, BugUnlinkButton } from './BugLinkForm';
+import FileBugLinks from './FileBugLinks';
 import styles from './bugs.module.css';
 
 export interface BugsPanelProps {
@@ -16,7 +17,7 @@ export interface BugsPanelProps {
   bugs: BugRef[];
   classification: string;
   evidenceSummary: string;
-  /** absolute permanent link of the test page (?at=...) */
+  /** permanent link of the test page (?at=...); relative without a trusted origin */
   permalink: string;
 }
 
@@ -61,16 +62,7 @@ export default async function BugsPanel({ testId, testName, bugs, classification
       ) : (
         <p>No bug linked yet.</p>
       )}
-      {fileLinks.length ? (
-        <p className={styles.fileBug}>
-          File a bug:{' '}
-          {fileLinks.map((l) => (
-            <a key={l.url} href={l.url} target="_blank" rel="noopener noreferrer" data-tracker={l.tracker}>
-              {l.label}
-            </a>
-          ))}
-        </p>
-      ) : null}
+      {fileLinks.length ? <FileBugLinks links={fileLinks} permalink={permalink} className={styles.fileBug} /> : null}
       {signedIn ? (
         <BugLinkForm testId={testId} />
       ) : canWrite ? (

@@ -1,6 +1,6 @@
 // The hot list filters as a plain GET form: every filter ends up in the URL (shareable), and it
 // works without JavaScript. The page drops the empty fields the form submits.
-import { CLASSIFICATIONS } from '@/lib/answers/hotlist';
+import { CLASSIFICATIONS } from '@/lib/verdicts/verdict';
 
 export interface FilterOptions {
   jobs: string[];
@@ -59,6 +59,13 @@ export default function HotlistFilters({ params, options }: { params: Record<str
       <label>
         Test name (regex)
         <input type="text" name="test" defaultValue={p.test ?? ''} spellCheck={false} autoComplete="off" />
+      </label>
+      <label>
+        Sort by
+        <select name="sort" defaultValue={p.sort ?? ''}>
+          <option value="">failures in the window</option>
+          <option value="severity">flake severity (how long and how much)</option>
+        </select>
       </label>
       <label className="check">
         <input type="checkbox" name="noBug" value="true" defaultChecked={noBug} /> No bug yet

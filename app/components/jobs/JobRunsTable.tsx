@@ -39,12 +39,24 @@ export default function JobRunsTable({ job, runs }: { job: string; runs: JobDeta
                 <time dateTime={r.started}>{shortTime(r.started)}</time>
               </td>
               <td className="num" data-label="Duration">{duration(r.durationSeconds)}</td>
-              <td className="num" data-label="Failed">{r.failed}</td>
+              <td className="num" data-label="Failed" title={r.wrapperFailed ? `and ${r.wrapperFailed} ci-operator step results, not counted` : undefined}>
+                {r.failed}
+              </td>
               <td className="num" data-label="Flaked">{r.flaked}</td>
               <td className="num" data-label="Passed">{r.passed}</td>
               <td className="small test" data-label="Refs">
-                {r.pull ? `PR #${r.pull} ` : ''}
-                {r.payload ? r.payload : r.commit ? <span className="mono">{r.commit.slice(0, 12)}</span> : ''}
+                {/* a presubmit tests its pull's head commit; the payload it built is not what it tests */}
+                {r.pull ? (
+                  <>
+                    PR #{r.pull} {r.commit && <span className="mono">{r.commit.slice(0, 12)}</span>}
+                  </>
+                ) : r.payload ? (
+                  r.payload
+                ) : r.commit ? (
+                  <span className="mono">{r.commit.slice(0, 12)}</span>
+                ) : (
+                  ''
+                )}
               </td>
               <td className="small" data-label="Links">
                 {safeUrl(r.url) && <a href={safeUrl(r.url)}>Prow</a>}

@@ -45,8 +45,12 @@ function StreamJobItem({ job, at }: { job: StreamJob; at?: string }) {
 function Stream({ stream, at }: { stream: ReleaseStreamStatus; at?: string }) {
   const older = stream.rejected.filter((r) => r.tag !== stream.latest?.tag);
   return (
-    <section className="promo-gate" data-testid="stream" data-stream={stream.name} data-blocked={String(stream.latest?.phase === 'Rejected')}>
-      <h3>{stream.name}</h3>
+    <section className="promo-gate" id={`stream-${stream.name}`} data-testid="stream" data-stream={stream.name} data-blocked={String(stream.rejectedInARow > 0)}>
+      <h3>
+        {stream.name}
+        {stream.rejectedInARow > 0 && <span className="promo-status blocked">{stream.rejectedInARow} rejected in a row</span>}
+      </h3>
+      {stream.summary && <p className="promo-summary" data-testid="stream-summary">{stream.summary}</p>}
       {!stream.latest ? (
         <p className="muted">No payloads known yet: the release controller has not been read (run an ingest pass with "releaseController" configured).</p>
       ) : (

@@ -24,7 +24,9 @@ export default function SignaturesList({ signatures }: { signatures: TestDetailR
             <tr key={s.id}>
               <td className="test">
                 <pre className="failure-text">{s.text}</pre>
-                <span className="meta mono">signature {s.id}</span>
+                <a className="meta mono" href={`/signatures/${s.id}`}>
+                  signature {s.id}
+                </a>
               </td>
               <td className="num" data-label="In window">{s.count}</td>
               <td className="num" data-label="All time">{s.total}</td>

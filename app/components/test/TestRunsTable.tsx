@@ -1,10 +1,11 @@
 // The window's failed and flaked runs of a test, newest first, with the failure text and links out.
-import { artifactsUrl } from '@/lib/answers/runDetail';
+import { artifactPlaces, folderUrl } from '@/lib/answers/artifacts';
 import type { TestDetailResult } from '@/lib/answers/testDetail';
+import type { Config } from '@/lib/config';
 import { runHref } from '../Evidence';
 import { safeUrl, shortTime } from '../format';
 
-export default function TestRunsTable({ runs }: { runs: TestDetailResult['runs'] }) {
+export default function TestRunsTable({ runs, config }: { runs: TestDetailResult['runs']; config?: Pick<Config, 'prow' | 'gcs'> }) {
   if (!runs.length) return <p className="muted">No failed or flaked runs in this window.</p>;
   return (
     <div className="table-wrap">
@@ -21,7 +22,7 @@ export default function TestRunsTable({ runs }: { runs: TestDetailResult['runs']
         </thead>
         <tbody>
           {runs.map((r) => {
-            const artifacts = safeUrl(artifactsUrl(r.artifacts));
+            const artifacts = safeUrl(folderUrl(artifactPlaces(config, r.url), r.artifacts));
             return (
               <tr key={`${r.job}/${r.buildId}`}>
                 <td className="nowrap small" data-label="Started">

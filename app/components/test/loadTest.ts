@@ -2,12 +2,6 @@
 import { cache } from 'react';
 import { answer } from '@/lib/server/answerPool';
 
-export const loadTest = cache((id: string, window?: string, at?: string, job?: string) => answer('test', { id, window, at, job }));
+export { testPermalink } from '@/lib/answers/testComment';
 
-export function testPermalink(origin: string, d: { id: string; window: string; to: string }, job?: string): string {
-  // Readable in a bug: an ISO time needs no escaping in a query string.
-  const q = [`at=${d.to}`];
-  if (d.window !== '7d') q.push(`window=${d.window}`);
-  if (job) q.push(`job=${encodeURIComponent(job)}`);
-  return `${origin}/tests/${d.id}?${q.join('&')}`;
-}
+export const loadTest = cache((id: string, window?: string, at?: string, job?: string) => answer('test', { id, window, at, job }));

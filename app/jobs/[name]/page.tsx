@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { COLORS } from '@/app/components/charts/colors';
 import DailyChart from '@/app/components/charts/DailyChart';
 import { daysBetween, flatParams, hrefWith, pct, safeUrl, segment, shortTime, type SearchParams } from '@/app/components/format';
+import JobGrid from '@/app/components/jobs/JobGrid';
 import JobRunsTable from '@/app/components/jobs/JobRunsTable';
 import { loadJob } from '@/app/components/jobs/loadJob';
 import { pageData } from '@/app/components/pageData';
@@ -78,6 +79,11 @@ export default async function JobPage({ params, searchParams }: Props) {
           ]}
           lines={[{ key: 'passRate', label: 'pass rate', color: COLORS.line }]}
         />
+      </section>
+
+      <section aria-labelledby="grid-h">
+        <h2 id="grid-h">Latest runs, test by test</h2>
+        <JobGrid job={j.name} grid={j.grid} />
       </section>
 
       <section aria-labelledby="top-h">

@@ -7,13 +7,16 @@ import { daysBetween, flatParams, hrefWith, pct, segment, shortTime, type Search
 import { requestOrigin } from '@/app/components/origin';
 import { pageData } from '@/app/components/pageData';
 import QueryError from '@/app/components/QueryError';
-import { bugComment } from '@/app/components/test/bugComment';
 import CopyBugComment from '@/app/components/test/CopyBugComment';
+import PermanentLink from '@/app/components/test/PermanentLink';
 import { loadTest, testPermalink } from '@/app/components/test/loadTest';
 import SignaturesList from '@/app/components/test/SignaturesList';
 import TestRunsTable from '@/app/components/test/TestRunsTable';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
+import { testCommentInput } from '@/lib/answers/testComment';
+import { bugComments } from '@/lib/bugs/comment';
+import { getConfig } from '@/lib/server/context';
 
 interface Props {
   params: Promise<{ id: string }>;
@@ -27,6 +30,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
     const d = await loadTest(segment(id), p.window, p.at, p.job);
     const description = `${d.classification}: ${String(d.evidence.summary ?? '')} (${d.failedRuns} failed, ${d.flakedRuns} flaked of ${d.runsCount} runs in the ${d.window} to ${d.to})`;
     const image = hrefWith(`/tests/${d.id}/og`, { window: d.window === '7d' ? undefined : d.window, at: d.to, job: p.job });
+    // OpenGraph wants absolute URLs: without a trusted origin (see lib/server/origin.ts) the tags that
+    // hold one are left out, as a page that does not know its own address should; title and text stay
+    if (!(await requestOrigin())) {
+      return { title: d.test, description, openGraph: { title: d.test, description, type: 'article' }, twitter: { card: 'summary', title: d.test, description } };
+    }
     return {
       title: d.test,
       description,
@@ -95,9 +103,9 @@ export default async function TestPage({ params, searchParams }: Props) {
           {d.isNew && <span className="mark-new">new</span>}
         </h2>
         <Evidence evidence={d.evidence} />
-        <CopyBugComment markdown={bugComment(d, permalink)} />
+        <CopyBugComment comments={bugComments(getConfig(), testCommentInput(d, permalink))} permalink={permalink} />
         <p className="small">
-          Permanent link: <a href={permalink}>{permalink}</a>
+          Permanent link: <PermanentLink href={permalink} />
         </p>
       </section>
 
@@ -141,7 +149,7 @@ export default async function TestPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Failed and flaked runs ({d.runs.length})</h2>
-        <TestRunsTable runs={d.runs} />
+        <TestRunsTable runs={d.runs} config={getConfig()} />
       </section>
     </article>
   );

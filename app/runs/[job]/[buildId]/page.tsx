@@ -47,9 +47,17 @@ export default async function RunPage({ params }: Props) {
       <h1 className="testname">
         {r.job} #{r.buildId}
       </h1>
-      <div className="actions">
+      <div className="actions" data-testid="run-links">
         {prow && <a className="button" href={prow}>Prow job page</a>}
         {artifacts && <a className="button" href={artifacts}>Artifacts</a>}
+        {safeUrl(r.links.buildLog) && <a className="button" href={safeUrl(r.links.buildLog)}>build-log.txt</a>}
+        {r.links.stepLogs.map((l) =>
+          safeUrl(l.url) ? (
+            <a key={l.step} className="button" href={safeUrl(l.url)} data-testid="step-log">
+              step {l.step} log
+            </a>
+          ) : null,
+        )}
         <a className="button" href={`/api/runs/${encodeURIComponent(r.job)}/${encodeURIComponent(r.buildId)}`}>JSON</a>
       </div>
       <dl className="facts">
@@ -74,15 +82,18 @@ export default async function RunPage({ params }: Props) {
         </div>
         <div>
           <dt>Tests</dt>
-          <dd>
+          <dd data-testid="run-counts">
             {r.counts.failed} failed, {r.counts.flaked} flaked, {r.counts.passed} passed, {r.counts.skipped} skipped
+            {r.counts.wrapperFailed + r.counts.wrapperFlaked + r.counts.wrapperPassed > 0 && (
+              <span className="muted"> (and {r.counts.wrapperFailed + r.counts.wrapperFlaked + r.counts.wrapperPassed} ci-operator step and monitor results, not counted)</span>
+            )}
             {r.resultsFrom ? <span className="muted"> (results from {String(r.resultsFrom)})</span> : null}
           </dd>
         </div>
         {r.refs.pull !== null && (
           <div>
             <dt>Pull request</dt>
-            <dd>#{r.refs.pull}</dd>
+            <dd data-testid="run-pull">{safeUrl(r.refs.pullUrl) ? <a href={safeUrl(r.refs.pullUrl)}>#{r.refs.pull}</a> : `#${r.refs.pull}`}</dd>
           </div>
         )}
         {r.refs.baseRef && (
@@ -93,11 +104,11 @@ export default async function RunPage({ params }: Props) {
         )}
         {r.refs.commit && (
           <div>
-            <dt>Commit</dt>
-            <dd className="mono">{r.refs.commit}</dd>
+            <dt>{r.refs.pull !== null ? 'Head commit' : 'Commit'}</dt>
+            <dd className="mono" data-testid="run-commit">{r.refs.commit}</dd>
           </div>
         )}
-        {r.payload && (
+        {r.payload && r.refs.pull === null && (
           <div>
             <dt>Payload</dt>
             <dd className="mono">{r.payload}</dd>
@@ -144,6 +155,13 @@ export default async function RunPage({ params }: Props) {
         <h2 id="flaked-h">Flaked tests ({r.flakedTests.length})</h2>
         {r.flakedTests.length ? <RunTestsTable tests={r.flakedTests} caption="Flaked tests" testId="run-flaked" /> : <p className="muted">None.</p>}
       </section>
+      {r.wrapperTests.length > 0 && (
+        <section aria-labelledby="wrappers-h" className="muted" data-testid="run-wrappers">
+          <h2 id="wrappers-h">ci-operator steps and monitors ({r.wrapperTests.length})</h2>
+          <p className="small">Wrapper results that only mirror the tests above (config key &quot;ignoreTests&quot;): not counted as failures.</p>
+          <RunTestsTable tests={r.wrapperTests} caption="ci-operator step and monitor results" testId="run-wrapper-tests" />
+        </section>
+      )}
       {r.parseErrors.length > 0 && (
         <section aria-labelledby="errors-h">
           <h2 id="errors-h">Parse errors ({r.parseErrors.length})</h2>

@@ -5,6 +5,7 @@ import type { NextRequest } from 'next/server';
 import { COLORS } from '@/app/components/charts/colors';
 import { daysBetween, segment } from '@/app/components/format';
 import { loadTest } from '@/app/components/test/loadTest';
+import { internalError } from '@/lib/server/api';
 
 // Satori fetches fonts from the network for glyphs its font lacks; keep to what the bundled font has.
 const latin = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u024f]/g, '?');
@@ -18,7 +19,8 @@ export async function GET(req: NextRequest, ctx: { params: Promise<{ id: string 
     d = await loadTest(segment(id), q.get('window') ?? undefined, q.get('at') ?? undefined, q.get('job') ?? undefined);
   } catch (e) {
     const status = (e as { status?: number }).status ?? 500;
-    return new Response(`${(e as Error).message}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (status >= 400 && status < 500) return new Response(`${(e as Error).message}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response(`internal error, ${internalError(e).detail}\n`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   const days = daysBetween(d.from, d.to).map((day) => ({ day, passed: 0, failed: 0, flaked: 0 }));
   const byDay = new Map(days.map((x) => [x.day, x]));

@@ -53,7 +53,7 @@ export async function GET(_req: NextRequest, ctx: Ctx) {
 
 export async function POST(req: NextRequest, ctx: Ctx) {
   const auth = authorize(req);
-  if (!auth.ok) return unauthorized(auth.reason);
+  if (!auth.ok) return unauthorized(auth.reason, auth.retryAfter);
   return handle(async () => {
     const request = await body(req, checkId((await ctx.params).id));
     const config = getConfig();
@@ -69,7 +69,7 @@ export async function POST(req: NextRequest, ctx: Ctx) {
 
 export async function DELETE(req: NextRequest, ctx: Ctx) {
   const auth = authorize(req);
-  if (!auth.ok) return unauthorized(auth.reason);
+  if (!auth.ok) return unauthorized(auth.reason, auth.retryAfter);
   return handle(async () => {
     const request = await body(req, checkId((await ctx.params).id));
     return { ok: true, ...(await unlinkBug(await getDb(), request)) };

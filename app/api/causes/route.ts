@@ -1,0 +1,8 @@
+// GET /api/causes: what `buildcop causes --json` prints, for the same query parameters.
+import type { NextRequest } from 'next/server';
+import { handle } from '@/lib/server/api';
+import { answerRequest } from '@/lib/server/answerPool';
+
+export async function GET(req: NextRequest) {
+  return handle(() => answerRequest('causes', req));
+}

@@ -1,0 +1,107 @@
+// A window's numbers for causes (failure signatures), from the rollups: the runs each took down and
+// those where it only flaked, its failed outcomes (how many tests a run), its tests, jobs and days.
+// Whole days and hours from the rollup tables, the edges from the runs themselves (spans.ts).
+import type { Database } from '../store/db';
+import { selectRowsIn } from '../store/bulk';
+import { DAY, HOUR, spansOf } from './spans';
+
+export interface CauseCounts {
+  runs: number;
+  flakedRuns: number;
+  /** failed and flaked outcomes with it */
+  outcomes: number;
+}
+
+/** Per (run, signature) of the raw rows in [a, b): the worst outcome and the outcomes; as SQL. */
+const perRunSig = (a: number, b: number, extra = '') =>
+  `SELECT run_id, signature_id, MIN(outcome) AS worst, COUNT(*) AS n, MIN(started) AS started, MIN(job_id) AS job_id FROM test_outcome
+   WHERE started >= ${a} AND started < ${b} AND signature_id IS NOT NULL${extra} GROUP BY run_id, signature_id`;
+
+function bump(m: Map<number, CauseCounts>, sig: number, runs: number, flaked: number, outcomes: number): void {
+  const c = m.get(sig);
+  if (c) {
+    c.runs += runs;
+    c.flakedRuns += flaked;
+    c.outcomes += outcomes;
+  } else m.set(sig, { runs, flakedRuns: flaked, outcomes });
+}
+
+/** Every signature's counts over [from, to), of all jobs or only of `jobs` (then without outcomes of whole days). */
+export async function causeTotals(db: Database, from: number, to: number, jobs: Set<number> | null): Promise<Map<number, CauseCounts>> {
+  const out = new Map<number, CauseCounts>();
+  if (jobs && !jobs.size) return out;
+  const s = spansOf(from, to);
+  const add = (rows: unknown[][]) => {
+    for (const [sig, r, f, n] of rows) bump(out, Number(sig), Number(r), Number(f), Number(n));
+  };
+  const jobList = jobs ? [...jobs].join(', ') : '';
+  if (s.days) {
+    add(jobs
+      ? await db.rows(`SELECT signature_id, SUM(runs), SUM(flaked_runs), 0 FROM rollup_sig_day WHERE day >= ? AND day < ? AND job_id IN (${jobList}) GROUP BY signature_id`, s.days)
+      : await db.rows('SELECT signature_id, SUM(runs), SUM(flaked_runs), SUM(outcomes) FROM rollup_sig_total WHERE day >= ? AND day < ? GROUP BY signature_id', s.days));
+  }
+  const raw = jobs ? [...s.hours.map(([a, b]) => [a * HOUR, b * HOUR] as [number, number]), ...s.raw] : s.raw;
+  if (!jobs) for (const [a, b] of s.hours) add(await db.rows('SELECT signature_id, SUM(runs), SUM(flaked_runs), SUM(outcomes) FROM rollup_sig_hour WHERE hour >= ? AND hour < ? GROUP BY signature_id', [a, b]));
+  const extra = jobs ? ` AND job_id IN (${jobList})` : '';
+  for (const [a, b] of raw) {
+    add(await db.rows(`SELECT signature_id, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END), SUM(n) FROM (${perRunSig(a, b, extra)}) x GROUP BY signature_id`));
+  }
+  return out;
+}
+
+/** The given signatures' tests over [from, to): signature -> test -> failed and flaked runs. */
+export async function causeTests(db: Database, sigIds: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
+  const out = new Map<number, Map<number, number>>();
+  const add = (rows: unknown[][]) => {
+    for (const [sig, t, n] of rows) {
+      let m = out.get(Number(sig));
+      if (!m) out.set(Number(sig), (m = new Map()));
+      m.set(Number(t), (m.get(Number(t)) ?? 0) + Number(n));
+    }
+  };
+  if (!sigIds.length || to <= from) return out;
+  const d0 = Math.ceil(from / DAY);
+  const d1 = Math.floor(to / DAY);
+  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT signature_id, test_id, SUM(failed + flaked) FROM rollup_sig_test_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY signature_id, test_id`, sigIds));
+  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
+    if (b > a) add(await selectRowsIn(db, (p) => `SELECT signature_id, test_id, COUNT(*) FROM test_outcome WHERE signature_id IN (${p}) AND started >= ${a} AND started < ${b} GROUP BY signature_id, test_id`, sigIds));
+  }
+  return out;
+}
+
+/** The given signatures' runs per job and UTC day over [from, to): [signature, job, day start, runs taken down, flaked only]. */
+export async function causeJobDays(db: Database, sigIds: number[], from: number, to: number): Promise<[number, number, number, number, number][]> {
+  const out: [number, number, number, number, number][] = [];
+  if (!sigIds.length || to <= from) return out;
+  const d0 = Math.ceil(from / DAY);
+  const d1 = Math.floor(to / DAY);
+  if (d0 < d1) {
+    for (const [s, j, d, r, f] of await selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, sigIds)) {
+      out.push([Number(s), Number(j), Number(d) * DAY, Number(r), Number(f)]);
+    }
+  }
+  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
+    if (b <= a) continue;
+    const rows = await selectRowsIn(
+      db,
+      (p) => `SELECT signature_id, job_id, started / ${DAY}, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END)
+              FROM (${perRunSig(a, b, ` AND signature_id IN (${p})`)}) x GROUP BY signature_id, job_id, started / ${DAY}`,
+      sigIds,
+    );
+    for (const [s, j, d, r, f] of rows) out.push([Number(s), Number(j), Math.max(a, Number(d) * DAY), Number(r), Number(f)]);
+  }
+  return out;
+}
+
+/** Each signature's first occurrence in all stored history, and its latest before `to` (an index lookup each). */
+export async function causeSeen(db: Database, sigIds: number[], to: number): Promise<Map<number, { first: number; last: number }>> {
+  const rows = await selectRowsIn(
+    db,
+    (p) => `SELECT s.id, (SELECT MIN(o.started) FROM test_outcome o WHERE o.signature_id = s.id), (SELECT MAX(o.started) FROM test_outcome o WHERE o.signature_id = s.id AND o.started < ${to})
+            FROM signature s WHERE s.id IN (${p})`,
+    sigIds,
+  );
+  const out = new Map<number, { first: number; last: number }>();
+  for (const [id, first, last] of rows) if (first !== null) out.set(Number(id), { first: Number(first), last: Number(last ?? first) });
+  return out;
+}

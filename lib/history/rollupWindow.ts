@@ -1,0 +1,218 @@
+// Counts over any time range from the rollups (lib/store/rollups.ts): whole days and hours from their
+// tables, the part of an hour at each edge from the runs themselves (spans.ts), so a window is a few
+// thousand rows however many runs it holds, and exact for any `at`.
+import type { Database } from '../store/db';
+import { selectRowsIn } from '../store/bulk';
+import { loadTestSets } from '../store/testSets';
+import { DAY, HOUR, spansOf } from './spans';
+
+export interface Counts {
+  failed: number;
+  flaked: number;
+}
+
+const BROKEN = '(r.install_failed = 1 OR r.failed >= 20)';
+const idList = (ids: Iterable<number>) => [...ids].join(', ');
+
+function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
+  const c = m.get(k);
+  if (c) {
+    c.failed += failed;
+    c.flaked += flaked;
+  } else m.set(k, { failed, flaked });
+}
+
+/**
+ * Failed and flaked runs per test over [from, to), of every job or only of `jobs`. Without a job
+ * filter, partial days come from the hourly rollup; with one, from the runs (a filtered view reads more).
+ */
+export async function testTotals(db: Database, from: number, to: number, jobs: Set<number> | null): Promise<Map<number, Counts>> {
+  const out = new Map<number, Counts>();
+  const s = spansOf(from, to);
+  const add = (rows: unknown[][]) => {
+    for (const [t, f, fl] of rows) bump(out, Number(t), Number(f), Number(fl));
+  };
+  const jobWhere = jobs ? ` AND job_id IN (${idList(jobs)})` : '';
+  if (jobs && !jobs.size) return out;
+  if (s.days) {
+    add(jobs
+      ? await db.rows(`SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ?${jobWhere} GROUP BY test_id`, s.days)
+      : await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ? AND day < ? GROUP BY test_id', s.days));
+  }
+  const raw = jobs ? [...s.hours.map(([a, b]) => [a * HOUR, b * HOUR] as [number, number]), ...s.raw] : s.raw;
+  if (!jobs) for (const [a, b] of s.hours) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ? AND hour < ? GROUP BY test_id', [a, b]));
+  for (const [a, b] of raw) {
+    add(await db.rows(`SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ?${jobWhere} GROUP BY test_id`, [a, b]));
+  }
+  return out;
+}
+
+/** A test's failures on one job in one bucket: all of them, and those in broken runs. */
+export interface JobCell {
+  testId: number;
+  jobId: number;
+  /** start of the bucket (a UTC day, or the part of one that the range covers) */
+  day: number;
+  failed: number;
+  flaked: number;
+  failedBroken: number;
+  flakedBroken: number;
+}
+
+/**
+ * The given tests' failures per job and UTC day over [from, to): whole days from rollup_test_day, the
+ * partial days at the ends from the runs (bounded by those tests' own failures there).
+ */
+export async function testJobDays(db: Database, testIds: number[], from: number, to: number): Promise<JobCell[]> {
+  const out: JobCell[] = [];
+  if (!testIds.length || to <= from) return out;
+  const d0 = Math.ceil(from / DAY);
+  const d1 = Math.floor(to / DAY);
+  if (d0 < d1) {
+    const rows = await selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, testIds);
+    for (const [t, j, d, f, fl, fb, flb] of rows) out.push({ testId: Number(t), jobId: Number(j), day: Number(d) * DAY, failed: Number(f), flaked: Number(fl), failedBroken: Number(fb), flakedBroken: Number(flb) });
+  }
+  const edges: [number, number][] = d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
+  for (const [a, b] of edges) {
+    if (b <= a) continue;
+    const rows = await selectRowsIn(
+      db,
+      (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
+                     SUM(CASE WHEN o.outcome = 1 AND ${BROKEN} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${BROKEN} THEN 1 ELSE 0 END)
+              FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
+      testIds,
+    );
+    for (const [t, j, d, f, fl, fb, flb] of rows) out.push({ testId: Number(t), jobId: Number(j), day: Math.max(a, Number(d) * DAY), failed: Number(f), flaked: Number(fl), failedBroken: Number(fb), flakedBroken: Number(flb) });
+  }
+  return out;
+}
+
+/** Runs of one job with one executed-test set in one bucket. */
+export interface RunCell {
+  jobId: number;
+  setId: number;
+  /** start of the bucket: a UTC day, or an hour when asked for hours */
+  at: number;
+  runs: number;
+  broken: number;
+}
+
+/**
+ * Runs per job, test set and bucket over [from, to), buckets of `bucket` seconds (a day or an hour):
+ * whole days and hours from the run rollups, the edges from the run table.
+ */
+export async function runCells(db: Database, from: number, to: number, bucket: typeof DAY | typeof HOUR = DAY): Promise<RunCell[]> {
+  const out: RunCell[] = [];
+  const s = spansOf(from, to);
+  const push = (rows: unknown[][], unit: number) => {
+    for (const [j, set, at, n, b] of rows) out.push({ jobId: Number(j), setId: Number(set), at: Math.floor((Number(at) * unit) / bucket) * bucket, runs: Number(n), broken: Number(b) });
+  };
+  if (s.days) {
+    if (bucket === DAY) push(await db.rows('SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', s.days), DAY);
+    else push(await db.rows('SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [(s.days[0] * DAY) / HOUR, (s.days[1] * DAY) / HOUR]), HOUR);
+  }
+  for (const [a, b] of s.hours) push(await db.rows('SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b]), HOUR);
+  for (const [a, b] of s.raw) {
+    push(await db.rows(`SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]), HOUR);
+  }
+  return out;
+}
+
+/** Executed-test sets by id, kept decoded (they never change): bounded by their total size. */
+const setCache = new Map<string, Map<number, Int32Array>>();
+const SET_CACHE_INTS = 32_000_000;
+let setCacheInts = 0;
+
+export async function testSets(db: Database, ids: Iterable<number>): Promise<Map<number, Int32Array>> {
+  let cache = setCache.get(db.url);
+  if (!cache) setCache.set(db.url, (cache = new Map()));
+  const out = new Map<number, Int32Array>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    if (id <= 0) continue;
+    const s = cache.get(id);
+    if (s) out.set(id, s);
+    else missing.push(id);
+  }
+  if (missing.length) {
+    const loaded = await loadTestSets(db, missing);
+    for (const [id, s] of loaded) {
+      if (setCacheInts + s.length > SET_CACHE_INTS) {
+        for (const c of setCache.values()) c.clear();
+        setCacheInts = 0;
+      }
+      cache.set(id, s);
+      setCacheInts += s.length;
+      out.set(id, s);
+    }
+  }
+  return out;
+}
+
+/** Which of the given tests each test set holds: set id -> the wanted tests in it. */
+export function membersWanted(sets: Map<number, Int32Array>, testIds: number[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  const wanted = new Set(testIds);
+  let maxId = 0;
+  for (const t of testIds) if (t > maxId) maxId = t;
+  const dense = new Uint8Array(maxId + 1);
+  for (const t of testIds) dense[t] = 1;
+  for (const [id, members] of sets) {
+    const hit: number[] = [];
+    if (testIds.length * 16 < members.length) {
+      for (const t of wanted) if (binaryHas(members, t)) hit.push(t);
+    } else {
+      for (let i = 0; i < members.length; i++) if (members[i] <= maxId && dense[members[i]]) hit.push(members[i]);
+    }
+    out.set(id, hit);
+  }
+  return out;
+}
+
+function binaryHas(a: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] === x) return true;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The first and last failure or flake of each test in [from, to) (one index lookup each). */
+export async function failureSpans(db: Database, testIds: number[], from: number, to: number, jobs: Set<number> | null = null): Promise<Map<number, { first: number; last: number }>> {
+  const jobWhere = jobs ? ` AND o.job_id IN (${idList(jobs) || '0'})` : '';
+  const rows = await selectRowsIn(
+    db,
+    (p) => `SELECT t.id, (SELECT MIN(o.started) FROM test_outcome o WHERE o.test_id = t.id AND o.started >= ${from} AND o.started < ${to}${jobWhere}),
+                   (SELECT MAX(o.started) FROM test_outcome o WHERE o.test_id = t.id AND o.started >= ${from} AND o.started < ${to}${jobWhere})
+            FROM test t WHERE t.id IN (${p})`,
+    testIds,
+  );
+  const out = new Map<number, { first: number; last: number }>();
+  for (const [id, first, last] of rows) if (first !== null) out.set(Number(id), { first: Number(first), last: Number(last) });
+  return out;
+}
+
+/** Each test's signatures in [from, to), with the runs of each: whole days from the rollup, the ends from the runs. */
+export async function testSignatures(db: Database, testIds: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
+  const out = new Map<number, Map<number, number>>();
+  const add = (rows: unknown[][]) => {
+    for (const [t, s, n] of rows) {
+      let m = out.get(Number(t));
+      if (!m) out.set(Number(t), (m = new Map()));
+      m.set(Number(s), (m.get(Number(s)) ?? 0) + Number(n));
+    }
+  };
+  if (!testIds.length || to <= from) return out;
+  const d0 = Math.ceil(from / DAY);
+  const d1 = Math.floor(to / DAY);
+  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT test_id, signature_id, SUM(failed + flaked) FROM rollup_sig_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY test_id, signature_id`, testIds));
+  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
+    if (b > a) add(await selectRowsIn(db, (p) => `SELECT test_id, signature_id, COUNT(*) FROM test_outcome WHERE test_id IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY test_id, signature_id`, testIds));
+  }
+  return out;
+}
+

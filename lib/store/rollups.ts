@@ -1,0 +1,201 @@
+// Rollups: what the answers sum over windows, kept up to date in the same transaction as the runs
+// they count, so that any window is a few thousand rows however many runs it holds. A stored run adds
+// itself (+1); before a run is replaced or pruned it takes itself away (-1), its outcomes still there.
+// Exact for any `at`: whole days and hours come from here, the part of an hour at a window's edge
+// from the runs (lib/history/rollupWindow.ts).
+//   rollup_test_day    per test, job and UTC day: failed and flaked runs, and those in broken runs
+//   rollup_test_total  per test and day, all jobs: failed and flaked runs (ranking a window)
+//   rollup_test_hour   per test and hour, all jobs (a window's partial days, short sparklines)
+//   rollup_run_day     per job, executed-test set and day: runs, and broken runs (a test's runs)
+//   rollup_run_hour    the same per hour
+//   rollup_sig_day     per signature, job and day: runs it took down, runs where it only flaked
+//   rollup_sig_total   per signature and day, all jobs, with its outcomes (ranking causes, telling mass failures)
+//   rollup_sig_hour    per signature and hour, all jobs
+//   rollup_sig_test_day per signature, test and day: failed and flaked runs (a cause's tests)
+import { insertMany } from './bulk';
+import type { Param, Sql } from './db';
+
+/** A run whose failures say nothing about any one test: its install or setup failed, or this many tests failed. */
+export const MASS_FAILURE_TESTS = 20;
+const BROKEN = `(CASE WHEN r.install_failed = 1 OR r.failed >= ${MASS_FAILURE_TESTS} THEN 1 ELSE 0 END)`;
+
+export const DAY = 86_400;
+export const HOUR = 3_600;
+
+interface Rollup {
+  table: string;
+  key: string[];
+  values: string[];
+  /** SELECT of key columns then value columns (with ? for the sign, once per value), FROM ... WHERE <run ids> */
+  select: (runIds: string) => string;
+}
+
+const F = (cond: string) => `SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END) * ?`;
+
+const ROLLUPS: Rollup[] = [
+  {
+    table: 'rollup_test_day', key: ['day', 'test_id', 'job_id'], values: ['failed', 'flaked', 'failed_broken', 'flaked_broken'],
+    select: (ids) => `SELECT o.started / ${DAY}, o.test_id, o.job_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')}, ${F(`o.outcome = 1 AND ${BROKEN} = 1`)}, ${F(`o.outcome = 2 AND ${BROKEN} = 1`)}
+      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.run_id IN (${ids}) GROUP BY o.started / ${DAY}, o.test_id, o.job_id`,
+  },
+  {
+    table: 'rollup_test_total', key: ['day', 'test_id'], values: ['failed', 'flaked'],
+    select: (ids) => `SELECT o.started / ${DAY}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids}) GROUP BY o.started / ${DAY}, o.test_id`,
+  },
+  {
+    table: 'rollup_test_hour', key: ['hour', 'test_id'], values: ['failed', 'flaked'],
+    select: (ids) => `SELECT o.started / ${HOUR}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids}) GROUP BY o.started / ${HOUR}, o.test_id`,
+  },
+  {
+    table: 'rollup_run_day', key: ['day', 'job_id', 'test_set_id'], values: ['runs', 'broken'],
+    select: (ids) => `SELECT r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids}) GROUP BY r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0)`,
+  },
+  {
+    table: 'rollup_run_hour', key: ['hour', 'job_id', 'test_set_id'], values: ['runs', 'broken'],
+    select: (ids) => `SELECT r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids}) GROUP BY r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0)`,
+  },
+  // a signature counts once per run: it took the run down when any of its failures there was hard
+  {
+    table: 'rollup_sig_day', key: ['day', 'signature_id', 'job_id'], values: ['runs', 'flaked_runs'],
+    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, s.job_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}
+      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, MIN(o.job_id) AS job_id FROM test_outcome o
+            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+      WHERE true GROUP BY s.started / ${DAY}, s.signature_id, s.job_id`,
+  },
+  {
+    table: 'rollup_sig_total', key: ['day', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
+    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
+            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+      WHERE true GROUP BY s.started / ${DAY}, s.signature_id`,
+  },
+  {
+    table: 'rollup_sig_hour', key: ['hour', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
+    select: (ids) => `SELECT s.started / ${HOUR}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+      FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
+            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+      WHERE true GROUP BY s.started / ${HOUR}, s.signature_id`,
+  },
+  {
+    table: 'rollup_sig_test_day', key: ['day', 'signature_id', 'test_id'], values: ['failed', 'flaked'],
+    select: (ids) => `SELECT o.started / ${DAY}, o.signature_id, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o
+      WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.started / ${DAY}, o.signature_id, o.test_id`,
+  },
+];
+
+const statement = (r: Rollup, ids: string): string =>
+  `INSERT INTO ${r.table} (${[...r.key, ...r.values].join(', ')}) ${r.select(ids)}
+   ON CONFLICT (${r.key.join(', ')}) DO UPDATE SET ${r.values.map((v) => `${v} = ${r.table}.${v} + excluded.${v}`).join(', ')}`;
+
+/**
+ * Adds the runs (sign 1, after they are stored) or takes them away (sign -1, before they are deleted)
+ * from every rollup; inside the caller's transaction.
+ */
+export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<void> {
+  for (let i = 0; i < runIds.length; i += 500) {
+    const chunk = runIds.slice(i, i + 500);
+    const ids = chunk.map(() => '?').join(', ');
+    for (const r of ROLLUPS) {
+      const signs: Param[] = r.values.map(() => sign);
+      // the sign placeholders come first in the SELECT, the run ids after
+      await sql.run(statement(r, ids), [...signs, ...chunk]);
+    }
+  }
+  await bumpDataVersion(sql);
+}
+
+/** Drops the rollup rows that count nothing any more (after runs were taken away). */
+export async function dropEmptyRollups(sql: Sql): Promise<void> {
+  for (const r of ROLLUPS) await sql.run(`DELETE FROM ${r.table} WHERE ${r.values.map((v) => `${v} = 0`).join(' AND ')}`);
+}
+
+/** The rollups' tables, for tests and the benchmarks that check them against the runs. */
+export const ROLLUP_TABLES = ROLLUPS.map((r) => ({ table: r.table, key: r.key, values: r.values, select: r.select }));
+
+/** A stored run, as the rollups count it. */
+export interface RolledRun {
+  id: number;
+  jobId: number;
+  started: number;
+  testSetId: number | null;
+  broken: boolean;
+}
+
+/** A stored non-passing outcome, as the rollups count it. */
+export interface RolledOutcome {
+  runId: number;
+  testId: number;
+  /** 1 failed, 2 flaked */
+  outcome: number;
+  signatureId: number | null;
+  started: number;
+  jobId: number;
+}
+
+export const isBroken = (installFailed: boolean, failedTests: number): boolean => installFailed || failedTests >= MASS_FAILURE_TESTS;
+
+/**
+ * Adds just-stored runs to every rollup from the rows the caller has in hand (what rollUp would add,
+ * without reading them back): one multi-row upsert per table. Inside the caller's transaction.
+ */
+export async function rollUpStored(sql: Sql, runs: RolledRun[], outcomes: RolledOutcome[]): Promise<void> {
+  if (!runs.length) return;
+  const broken = new Map(runs.map((r) => [r.id, r.broken]));
+  const tables = new Map<string, Map<string, number[]>>();
+  const add = (table: string, key: number[], values: number[]) => {
+    let t = tables.get(table);
+    if (!t) tables.set(table, (t = new Map()));
+    const k = key.join('|');
+    const cur = t.get(k);
+    if (!cur) t.set(k, [...key, ...values]);
+    else for (let i = 0; i < values.length; i++) cur[key.length + i] += values[i];
+  };
+  for (const r of runs) {
+    const b = r.broken ? 1 : 0;
+    add('rollup_run_day', [Math.floor(r.started / DAY), r.jobId, r.testSetId ?? 0], [1, b]);
+    add('rollup_run_hour', [Math.floor(r.started / HOUR), r.jobId, r.testSetId ?? 0], [1, b]);
+  }
+  // a signature counts once per run: it took the run down when any of its failures there was hard
+  const sigRuns = new Map<string, { outcome: number; started: number; jobId: number; signatureId: number; n: number }>();
+  for (const o of outcomes) {
+    const f = o.outcome === 1 ? 1 : 0;
+    const fl = o.outcome === 2 ? 1 : 0;
+    const b = broken.get(o.runId) ? 1 : 0;
+    const day = Math.floor(o.started / DAY);
+    add('rollup_test_day', [day, o.testId, o.jobId], [f, fl, f * b, fl * b]);
+    add('rollup_test_total', [day, o.testId], [f, fl]);
+    add('rollup_test_hour', [Math.floor(o.started / HOUR), o.testId], [f, fl]);
+    if (o.signatureId === null) continue;
+    add('rollup_sig_test_day', [day, o.signatureId, o.testId], [f, fl]);
+    const k = `${o.runId}|${o.signatureId}`;
+    const s = sigRuns.get(k);
+    if (!s) sigRuns.set(k, { outcome: o.outcome, started: o.started, jobId: o.jobId, signatureId: o.signatureId, n: 1 });
+    else {
+      s.n++;
+      if (o.outcome < s.outcome) s.outcome = o.outcome;
+    }
+  }
+  for (const s of sigRuns.values()) {
+    const took = s.outcome === 1 ? 1 : 0;
+    const day = Math.floor(s.started / DAY);
+    add('rollup_sig_day', [day, s.signatureId, s.jobId], [took, 1 - took]);
+    add('rollup_sig_total', [day, s.signatureId], [took, 1 - took, s.n]);
+    add('rollup_sig_hour', [Math.floor(s.started / HOUR), s.signatureId], [took, 1 - took, s.n]);
+  }
+  for (const r of ROLLUPS) {
+    const rows = tables.get(r.table);
+    if (!rows?.size) continue;
+    const tail = `ON CONFLICT (${r.key.join(', ')}) DO UPDATE SET ${r.values.map((v) => `${v} = ${r.table}.${v} + excluded.${v}`).join(', ')}`;
+    await insertMany(sql, r.table, [...r.key, ...r.values], [...rows.values()], tail);
+  }
+  await bumpDataVersion(sql);
+}
+
+/** A counter that moves whenever the rollups do: answers cached on it stay right until the data changes. */
+export async function bumpDataVersion(sql: Sql): Promise<void> {
+  await sql.run("INSERT INTO kv (key, value) VALUES ('data_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT)");
+}
+
+export async function dataVersion(sql: Sql): Promise<string> {
+  return (await sql.get<{ value: string }>("SELECT value FROM kv WHERE key = 'data_version'"))?.value ?? '0';
+}

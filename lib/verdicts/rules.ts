@@ -1,0 +1,358 @@
+// Flake or regression? The verdict on a test at a time `at` and the evidence behind it, judged on a
+// fixed lookback (lookback.ts) and never on the window a page shows. Pure: the caller gathers the
+// numbers (testHistory.ts); tests feed them directly. In order:
+//   infra       its failures came with broken runs (install or setup failed, or a mass failure), and it
+//               does not fail outside them
+//   regression  in some slice (release, platform, upgrade; or a job) its failure rate rose at a change
+//               point and stayed up; retries that passed count as failures
+//   broken      it fails (nearly) every run of some job, or the latest 3+ runs of a job after passing
+//   fixed       it failed, then has not failed for more clean runs than its old rate makes plausible
+//   flaky       it failed then passed in one run, or failed and passed on the same job and payload/commit
+//   failing     none of these
+// Failures in broken runs say nothing about the test itself: every rule after infra counts the
+// healthy runs only.
+import { fisherGreater } from './fisher';
+import { bucketStart, type Lookback } from './lookback';
+import { atSplit, bestRise, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
+import type { Classification } from './verdict';
+
+export const RULES = {
+  /** a run with this many failed tests is a mass failure */
+  massFailureTests: 20,
+  /** infra: at most this many failures outside broken runs */
+  infraMaxOutside: 1,
+  /** broken: this share of a job's runs fail ... */
+  brokenRate: 0.9,
+  /** ... and the job ran the test at least this often; a streak is at least this long too */
+  brokenMinRuns: 3,
+  /** a job slice of its own needs this many runs in the lookback */
+  jobSliceMinRuns: 10,
+  /** fixed: at least this many failures before the last one's clean runs ... */
+  fixedMinFailures: 3,
+  /** ... whose chance at the old rate is below this */
+  fixedChance: 0.001,
+  /** flake trend: the last 7 days against the 7 before, one-sided Fisher below this, and 1.5x */
+  trendPValue: 0.05,
+} as const;
+
+export interface JobSeries {
+  job: string;
+  release?: string;
+  platform?: string;
+  upgrade: boolean;
+  /** per lookback bucket: healthy runs of the job that executed the test, its hard failures and its flakes there */
+  runs: ArrayLike<number>;
+  failed: ArrayLike<number>;
+  flaked: ArrayLike<number>;
+  /** the test's outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
+  latest: number[];
+}
+
+export interface SameConditionPair {
+  job: string;
+  on: 'payload' | 'commit';
+  value: string;
+  failed: string;
+  passed: string;
+}
+
+export interface TestHistory {
+  test: string;
+  lookback: Lookback;
+  jobs: JobSeries[];
+  /** the test's failures (failed or flaked) in broken runs: whose install or setup failed, or mass failures */
+  broken: { install: number; mass: number; failedTestsPerRun: number[] };
+  /** the latest failure or flake in a healthy run, and the healthy runs that executed the test after it */
+  lastFailure?: { started: number; runsSince: number };
+  /** the test's first failure or flake in all stored history (Unix seconds) */
+  firstSeen?: number;
+  sameConditionPairs: SameConditionPair[];
+}
+
+export interface SliceEvidence {
+  release: string;
+  platform: string;
+  upgrade: boolean;
+  job?: string;
+  runsBefore: number;
+  failedBefore: number;
+  runsAfter: number;
+  failedAfter: number;
+  pValue: number;
+  changed: boolean;
+  /** rose; steady (enough runs after, no rise); or unclear (too few runs after, or a rise too small to tell) */
+  status: 'rose' | 'steady' | 'unclear';
+}
+
+export interface Verdict {
+  classification: Classification;
+  evidence: Record<string, unknown> & { summary: string };
+  /** what the caller fills in from the runs themselves (first failing run, the run that fixed it...) */
+  needs?: { changeAt?: number; changedJobs?: string[]; streakJobs?: string[]; fixedAfter?: number };
+}
+
+const pct = (f: number, n: number) => (n ? `${((100 * f) / n).toFixed(1)}%` : 'n/a');
+const rate = (f: number, n: number) => (n ? Math.round((f / n) * 10000) / 10000 : 0);
+const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
+const iso = (s: number): string => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+function sum(a: ArrayLike<number>, from = 0, to = a.length): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += a[i];
+  return s;
+}
+
+function addInto(into: Float64Array, a: ArrayLike<number>): void {
+  for (let i = 0; i < a.length; i++) into[i] += a[i];
+}
+
+interface Slice {
+  release: string;
+  platform: string;
+  upgrade: boolean;
+  job?: string;
+  series: Series;
+  jobs: string[];
+}
+
+const variantKey = (j: JobSeries) => `${j.release ?? ''}|${j.platform ?? ''}|${j.upgrade}`;
+export const sliceLabel = (s: { release: string; platform: string; upgrade: boolean; job?: string }): string =>
+  s.job ?? [s.release || 'unversioned', s.platform || 'any platform', ...(s.upgrade ? ['upgrade'] : [])].join(' ');
+
+/** The variant slices (release, platform, upgrade), then each job with enough runs of its own. */
+function slicesOf(h: TestHistory): Slice[] {
+  const n = h.lookback.buckets;
+  const variants = new Map<string, Slice>();
+  const jobs: Slice[] = [];
+  for (const j of h.jobs) {
+    const failures = new Float64Array(n);
+    addInto(failures, j.failed);
+    addInto(failures, j.flaked);
+    const key = variantKey(j);
+    let v = variants.get(key);
+    if (!v) {
+      variants.set(key, (v = { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, series: { runs: new Float64Array(n), failed: new Float64Array(n) }, jobs: [] }));
+    }
+    addInto(v.series.runs as Float64Array, j.runs);
+    addInto(v.series.failed as Float64Array, failures);
+    v.jobs.push(j.job);
+    if (sum(j.runs) >= RULES.jobSliceMinRuns) jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
+  }
+  const order = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : sliceLabel(a) < sliceLabel(b) ? -1 : 1);
+  return [...[...variants.values()].sort(order), ...jobs.sort(order)];
+}
+
+export function judge(h: TestHistory): Verdict {
+  const totals = { runs: 0, failed: 0, flaked: 0 };
+  for (const j of h.jobs) {
+    totals.runs += sum(j.runs);
+    totals.failed += sum(j.failed);
+    totals.flaked += sum(j.flaked);
+  }
+  const outside = totals.failed + totals.flaked;
+  const inBroken = h.broken.install + h.broken.mass;
+  const counts = { failedRuns: totals.failed, flakedRuns: totals.flaked, runs: totals.runs, lookbackFrom: iso(h.lookback.from) };
+
+  // infra: the failures are the broken runs', not the test's
+  if (inBroken > 0 && outside <= RULES.infraMaxOutside && inBroken > outside) {
+    const co = [...h.broken.failedTestsPerRun].sort((a, b) => a - b);
+    const median = co.length ? co[Math.floor(co.length / 2)] : 0;
+    return {
+      classification: 'infra',
+      evidence: {
+        summary: `${inBroken} of its ${inBroken + outside} failures in the last 14 days came in broken runs: the install or setup failed (${h.broken.install}) or ${RULES.massFailureTests}+ tests failed together (${h.broken.mass}, median ${median} tests); ${outside ? 'once' : 'never'} outside them`,
+        failedRuns: inBroken,
+        withInstallFailure: h.broken.install,
+        withMassFailure: h.broken.mass,
+        outsideBrokenRuns: outside,
+        medianFailedTestsPerRun: median,
+        massFailureThreshold: RULES.massFailureTests,
+        runs: totals.runs,
+        lookbackFrom: counts.lookbackFrom,
+      },
+    };
+  }
+
+  const slices = slicesOf(h);
+  const streaks = currentStreaks(h);
+
+  // regression: the most significant rise of any slice, then every slice judged at that split
+  let best: { slice: Slice; split: Split } | undefined;
+  for (const slice of slices) {
+    const split = bestRise(slice.series);
+    if (split && (!best || split.pValue < best.split.pValue)) best = { slice, split };
+  }
+  if (best) {
+    const k = best.split.bucket;
+    const judged = slices.map((s) => ({ s, at: atSplit(s.series, k) })).filter(({ at }) => at.runsBefore + at.runsAfter > 0);
+    const statusOf = (s: Slice, at: ReturnType<typeof atSplit>): SliceEvidence['status'] =>
+      at.changed || s === best!.slice ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
+    const rows = judged.map(({ s, at }) => ({ s, at, status: statusOf(s, at) }));
+    const evidenceSlices: SliceEvidence[] = rows.map(({ s, at, status }) => ({
+      release: s.release, platform: s.platform, upgrade: s.upgrade, ...(s.job ? { job: s.job } : {}),
+      runsBefore: at.runsBefore, failedBefore: at.failedBefore, runsAfter: at.runsAfter, failedAfter: at.failedAfter, pValue: at.pValue, changed: status === 'rose', status,
+    }));
+    const variantRows = rows.filter(({ s }) => !s.job);
+    const changedVariants = variantRows.filter((r) => r.status === 'rose');
+    const unchanged = variantRows.filter((r) => r.status === 'steady');
+    const unclear = variantRows.filter((r) => r.status === 'unclear');
+    const before = { failed: sum(changedVariants.map((c) => c.at.failedBefore)), runs: sum(changedVariants.map((c) => c.at.runsBefore)) };
+    const after = { failed: sum(changedVariants.map((c) => c.at.failedAfter)), runs: sum(changedVariants.map((c) => c.at.runsAfter)) };
+    const pValue = fisherGreater(before.failed, before.runs, after.failed, after.runs);
+    const changeAt = bucketStart(h.lookback, k);
+    const changedJobs = evidenceSlices.filter((s) => s.job && s.changed).map((s) => s.job!);
+    const jobs = changedJobs.length > 3 ? `${changedJobs.slice(0, 3).join(', ')} and ${changedJobs.length - 3} more jobs` : changedJobs.join(', ');
+    const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
+    return {
+      classification: 'regression',
+      evidence: {
+        summary: `failure rate rose from ${pct(before.failed, before.runs)} (${before.failed}/${before.runs}) to ${pct(after.failed, after.runs)} (${after.failed}/${after.runs}) around ${iso(changeAt)} and stayed up, ${where}; p = ${fmtP(pValue)} (Fisher's exact test, one-sided; retries that passed count as failures)`,
+        changeAt: iso(changeAt),
+        before: { ...before, failureRate: rate(before.failed, before.runs) },
+        after: { ...after, failureRate: rate(after.failed, after.runs) },
+        pValue,
+        slices: evidenceSlices,
+        changedIn: changedVariants.map(({ s }) => sliceLabel(s)),
+        notChangedIn: unchanged.map(({ s }) => sliceLabel(s)),
+        unclearIn: unclear.map(({ s }) => sliceLabel(s)),
+        ...(streaks.length ? { streaks: streaks.map((s) => ({ job: s.job, failedLatestRuns: s.length })) } : {}),
+        ...counts,
+      },
+      needs: { changeAt, changedJobs: changedJobs.length ? changedJobs : changedVariants.flatMap(({ s }) => s.jobs) },
+    };
+  }
+
+  // broken: (nearly) every run of a job, or every one of its latest runs after passing there
+  const brokenJobs = h.jobs
+    .map((j) => ({ j, runs: sum(j.runs), failed: sum(j.failed), streak: streaks.find((s) => s.job === j.job)?.length ?? 0 }))
+    .filter(({ runs, failed, streak }) => (runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns);
+  if (brokenJobs.length) {
+    const jobs = brokenJobs.map(({ j, runs, failed, streak }) => ({ job: j.job, failed, runs, failureRate: rate(failed, runs), ...(streak ? { failedLatestRuns: streak } : {}) }));
+    return {
+      classification: 'broken',
+      evidence: {
+        summary: `fails ${jobs.map((j) => (j.failureRate >= RULES.brokenRate ? `${pct(j.failed, j.runs)} (${j.failed}/${j.runs}) of ${j.job} runs` : `the latest ${j.failedLatestRuns} runs of ${j.job}, after passing there (${j.failed}/${j.runs} in 14 days)`)).join('; ')}`,
+        jobs,
+        threshold: RULES.brokenRate,
+        ...counts,
+      },
+      needs: { streakJobs: jobs.filter((j) => j.failedLatestRuns).map((j) => j.job) },
+    };
+  }
+
+  // fixed: clean since its last failure, for longer than its old rate makes plausible
+  if (h.lastFailure && outside >= RULES.fixedMinFailures) {
+    const runsBefore = totals.runs - h.lastFailure.runsSince;
+    const chance = chanceOfCleanRuns(outside, runsBefore, h.lastFailure.runsSince);
+    if (chance < RULES.fixedChance) {
+      return {
+        classification: 'fixed',
+        evidence: {
+          summary: `has not failed in the ${h.lastFailure.runsSince} runs since ${iso(h.lastFailure.started)}; it failed in ${pct(outside, runsBefore)} (${outside}/${runsBefore}) of runs before, at which rate that many clean runs had a ${fmtP(chance)} chance`,
+          lastFailure: iso(h.lastFailure.started),
+          cleanRuns: h.lastFailure.runsSince,
+          failedBefore: outside,
+          runsBefore,
+          oldFailureRate: rate(outside, runsBefore),
+          chanceAtOldRate: chance,
+          ...counts,
+        },
+        needs: { fixedAfter: h.lastFailure.started },
+      };
+    }
+  }
+
+  const severity = flakeSeverity(h);
+  if (totals.flaked > 0 || h.sameConditionPairs.length > 0) {
+    const parts = [];
+    if (totals.flaked) parts.push(`failed then passed on retry in the same run ${totals.flaked} times`);
+    if (h.sameConditionPairs.length) parts.push(`failed and passed on the same job and ${h.sameConditionPairs[0].on} ${h.sameConditionPairs.length} times`);
+    return {
+      classification: 'flaky',
+      evidence: {
+        summary: `${parts.join('; ')} in the last 14 days; ${totals.failed} hard failures in ${totals.runs} runs, on ${severity.daysWithFailure} of 14 days, trend ${severity.trend}${h.firstSeen !== undefined ? `; first seen ${iso(h.firstSeen)}` : ''}`,
+        sameConditionPairs: h.sameConditionPairs.slice(0, 5),
+        sameConditionCount: h.sameConditionPairs.length,
+        failureRate: rate(totals.failed + totals.flaked, totals.runs),
+        severity,
+        ...counts,
+      },
+    };
+  }
+
+  return {
+    classification: 'failing',
+    evidence: {
+      summary: `failed ${totals.failed} of ${totals.runs} runs (${pct(totals.failed, totals.runs)}) in the last 14 days, on ${severity.daysWithFailure} days, trend ${severity.trend}; no retry passes, no change point, no job at ${100 * RULES.brokenRate}%`,
+      failureRate: rate(totals.failed, totals.runs),
+      severity,
+      ...counts,
+    },
+  };
+}
+
+/** Jobs whose latest runs all failed the test (hard failures), after it passed there. */
+function currentStreaks(h: TestHistory): { job: string; length: number }[] {
+  const out: { job: string; length: number }[] = [];
+  for (const j of h.jobs) {
+    let n = 0;
+    while (n < j.latest.length && j.latest[n] === 1) n++;
+    const passedBefore = j.latest.slice(n).includes(0) || (n === j.latest.length && sum(j.runs) > n && sum(j.failed) < sum(j.runs));
+    if (n >= RULES.brokenMinRuns && passedBefore) out.push({ job: j.job, length: n });
+  }
+  return out;
+}
+
+export interface FlakeSeverity {
+  /** first failure or flake in all stored history */
+  firstSeen: string | null;
+  /** days of the lookback with a failure or flake */
+  daysWithFailure: number;
+  failedRuns: number;
+  flakedRuns: number;
+  /** the last 7 days against the 7 before */
+  trend: 'rising' | 'steady' | 'falling';
+  recentRate: number;
+  basisRate: number;
+  /** for sorting: failed and flaked runs of the lookback, weighed by how many of its days they fell on */
+  score: number;
+}
+
+/** How long and how much a test fails: days with a failure, counts, and the trend against the basis. */
+export function flakeSeverity(h: TestHistory): FlakeSeverity {
+  const n = h.lookback.buckets;
+  const runs = new Float64Array(n);
+  const fails = new Float64Array(n);
+  let failed = 0;
+  let flaked = 0;
+  for (const j of h.jobs) {
+    addInto(runs, j.runs);
+    addInto(fails, j.failed);
+    addInto(fails, j.flaked);
+    failed += sum(j.failed);
+    flaked += sum(j.flaked);
+  }
+  const perDay = 86_400 / (bucketStart(h.lookback, 1) - bucketStart(h.lookback, 0));
+  const days = new Set<number>();
+  for (let b = 0; b < n; b++) if (fails[b] > 0) days.add(Math.floor((h.lookback.firstCell + b) / perDay));
+  const half = Math.floor(n / 2);
+  const r0 = sum(runs, 0, half);
+  const f0 = sum(fails, 0, half);
+  const r1 = sum(runs, half);
+  const f1 = sum(fails, half);
+  const basisRate = r0 ? f0 / r0 : 0;
+  const recentRate = r1 ? f1 / r1 : 0;
+  let trend: FlakeSeverity['trend'] = 'steady';
+  if (r0 && r1 && recentRate >= 1.5 * basisRate && fisherGreater(f0, r0, f1, r1) < RULES.trendPValue) trend = 'rising';
+  else if (r0 && r1 && basisRate >= 1.5 * recentRate && fisherGreater(f1, r1, f0, r0) < RULES.trendPValue) trend = 'falling';
+  return {
+    firstSeen: h.firstSeen !== undefined ? iso(h.firstSeen) : null,
+    daysWithFailure: days.size,
+    failedRuns: failed,
+    flakedRuns: flaked,
+    trend,
+    recentRate: Math.round(recentRate * 10000) / 10000,
+    basisRate: Math.round(basisRate * 10000) / 10000,
+    score: Math.round((failed + flaked) * (days.size / 14) * 100) / 100,
+  };
+}

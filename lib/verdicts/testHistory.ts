@@ -1,0 +1,218 @@
+// What a verdict is judged on, read from the rollups (lib/store/rollups.ts) and, for the few runs the
+// evidence names, from the runs themselves: per test, per job and day of the lookback, the healthy
+// runs that executed it (from the shared test sets), its failures and flakes there, its failures in
+// broken runs, the test's outcome in each job's latest runs, its last failure and the runs since.
+import { loadJobs } from '../history/jobs';
+import type { JobInfo } from '../history/types';
+import { membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
+import { selectRowsIn } from '../store/bulk';
+import type { Database } from '../store/db';
+import { dataVersion } from '../store/rollups';
+import { bucketIn, lookback, type Lookback } from './lookback';
+import { RULES, type JobSeries, type TestHistory } from './rules';
+
+/** The test's outcome in this many of each job's latest runs is kept (for streaks). */
+export const LATEST_RUNS = 10;
+/** How far back a job's latest runs are looked for (a streak is of what is happening now). */
+export const LATEST_SECONDS = 3 * 86_400;
+
+export const BROKEN_SQL = `(r.install_failed = 1 OR r.failed >= ${RULES.massFailureTests})`;
+
+/** The lookback at one `at` on one version of the data: what every test's history there shares. */
+export interface LookbackContext {
+  db: Database;
+  lookback: Lookback;
+  version: string;
+  jobs: Map<number, JobInfo>;
+  /** runs per job, test set and day of the lookback */
+  cells: RunCell[];
+  sets: Map<number, Int32Array>;
+}
+
+const contexts = new Map<string, Promise<LookbackContext>>();
+
+export async function lookbackContext(db: Database, at: number): Promise<LookbackContext> {
+  const version = await dataVersion(db);
+  const key = `${db.url}|${at}|${version}`;
+  let p = contexts.get(key);
+  if (!p) {
+    if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
+    p = (async () => {
+      const lb = lookback(at);
+      const [jobList, cells] = await Promise.all([loadJobs(db), runCells(db, lb.from, at)]);
+      const sets = await testSets(db, new Set(cells.map((c) => c.setId)));
+      return { db, lookback: lb, version, jobs: new Map(jobList.map((j) => [j.id, j])), cells, sets };
+    })();
+    contexts.set(key, p);
+    p.catch(() => contexts.delete(key));
+  }
+  return p;
+}
+
+/** A run the evidence may name. */
+export interface RunRow {
+  id: number;
+  jobId: number;
+  buildId: string;
+  url: string;
+  started: number;
+  payload: string;
+  commit: string;
+  testSetId: number | null;
+  broken: boolean;
+}
+
+export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
+export const toRunRow = (r: unknown[]): RunRow => ({
+  id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),
+  testSetId: r[7] === null ? null : Number(r[7]), broken: Number(r[8]) === 1,
+});
+
+/** What the evidence fills in later needs of a test's history. */
+export interface HistoryExtras {
+  /** the test's outcome in the recent runs looked at (run id -> 1 failed, 2 flaked) */
+  recentOutcomes: Map<number, number>;
+  /** the recent runs of the jobs looked at, newest first per job */
+  recentRuns: Map<number, RunRow[]>;
+  lastFailure?: RunRow;
+}
+
+export const executedIn = (ctx: Pick<LookbackContext, 'sets'>, setId: number | null, testId: number): boolean => {
+  const s = setId === null ? undefined : ctx.sets.get(setId);
+  if (!s) return false;
+  let lo = 0;
+  let hi = s.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid] === testId) return true;
+    if (s[mid] < testId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+};
+
+/**
+ * The histories of the given tests. `firstSeen`: each test's first failure or flake in all stored
+ * history; `names`: test names by id.
+ */
+export async function testHistories(ctx: LookbackContext, testIds: number[], names: Map<number, string>, firstSeen: Map<number, number>): Promise<Map<number, { history: TestHistory; extras: HistoryExtras }>> {
+  const { db, lookback: lb } = ctx;
+  const n = lb.buckets;
+  type Series = { runs: Float64Array; failed: Float64Array; flaked: Float64Array };
+  const perTest = new Map<number, { jobs: Map<number, Series>; broken: number; lastDay: number; lastJobs: Set<number> }>();
+  for (const id of testIds) perTest.set(id, { jobs: new Map(), broken: 0, lastDay: -1, lastJobs: new Set() });
+  const series = (t: number, jobId: number): Series => {
+    const m = perTest.get(t)!.jobs;
+    let s = m.get(jobId);
+    if (!s) m.set(jobId, (s = { runs: new Float64Array(n), failed: new Float64Array(n), flaked: new Float64Array(n) }));
+    return s;
+  };
+
+  // failures per job and day, healthy runs apart from broken ones
+  for (const c of await testJobDays(db, testIds, lb.from, lb.at)) {
+    const t = perTest.get(c.testId)!;
+    t.broken += c.failedBroken + c.flakedBroken;
+    const f = c.failed - c.failedBroken;
+    const fl = c.flaked - c.flakedBroken;
+    if (f + fl <= 0) continue;
+    const b = bucketIn(lb, c.day);
+    const s = series(c.testId, c.jobId);
+    s.failed[b] += f;
+    s.flaked[b] += fl;
+    if (b > t.lastDay) {
+      t.lastDay = b;
+      t.lastJobs = new Set();
+    }
+    if (b === t.lastDay) t.lastJobs.add(c.jobId);
+  }
+  // healthy runs that executed each test, from the cells and the sets
+  const inSet = membersWanted(ctx.sets, testIds);
+  for (const c of ctx.cells) {
+    const healthy = c.runs - c.broken;
+    if (healthy <= 0) continue;
+    const b = bucketIn(lb, c.at);
+    for (const t of inSet.get(c.setId) ?? []) series(t, c.jobId).runs[b] += healthy;
+  }
+
+  const { recentOutcomes, recentRuns } = await recentOfJobs(ctx, testIds, [...perTest.values()].flatMap((t) => [...t.lastJobs]));
+  const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })));
+
+  const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
+  for (const [testId, t] of perTest) {
+    const jobs: JobSeries[] = [];
+    for (const [jobId, s] of t.jobs) {
+      const info = ctx.jobs.get(jobId);
+      const latest: number[] = [];
+      for (const r of recentRuns.get(jobId) ?? []) {
+        if (latest.length >= LATEST_RUNS) break;
+        if (r.broken || !executedIn(ctx, r.testSetId, testId)) continue;
+        latest.push(recentOutcomes.get(testId)?.get(r.id) ?? 0);
+      }
+      jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest });
+    }
+    jobs.sort((x, y) => (x.job < y.job ? -1 : 1));
+    const last = lastFailures.get(testId);
+    out.set(testId, {
+      history: {
+        test: names.get(testId) ?? '',
+        lookback: lb,
+        jobs,
+        // install and mass failures apart are told by the evidence (judge.ts): the rule needs the sum
+        broken: { install: 0, mass: t.broken, failedTestsPerRun: [] },
+        lastFailure: last && { started: last.run.started, runsSince: last.runsSince },
+        firstSeen: firstSeen.get(testId),
+        sameConditionPairs: [],
+      },
+      extras: { recentOutcomes: recentOutcomes.get(testId) ?? new Map(), recentRuns, lastFailure: last?.run },
+    });
+  }
+  return out;
+}
+
+/** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
+async function recentOfJobs(ctx: LookbackContext, testIds: number[], jobIds: number[]): Promise<{ recentOutcomes: Map<number, Map<number, number>>; recentRuns: Map<number, RunRow[]> }> {
+  const recentRuns = new Map<number, RunRow[]>();
+  const recentOutcomes = new Map<number, Map<number, number>>();
+  const jobs = [...new Set(jobIds)];
+  if (!jobs.length) return { recentOutcomes, recentRuns };
+  const from = ctx.lookback.at - LATEST_SECONDS;
+  const rows = await selectRowsIn(ctx.db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id IN (${p}) AND r.started >= ${from} AND r.started < ${ctx.lookback.at} ORDER BY r.started DESC, r.id DESC`, jobs);
+  for (const row of rows) {
+    const r = toRunRow(row);
+    let list = recentRuns.get(r.jobId);
+    if (!list) recentRuns.set(r.jobId, (list = []));
+    list.push(r);
+  }
+  const outcomes = await selectRowsIn(ctx.db, (p) => `SELECT test_id, run_id, outcome FROM test_outcome WHERE test_id IN (${p}) AND started >= ${from} AND started < ${ctx.lookback.at}`, testIds);
+  for (const [t, run, o] of outcomes) {
+    let m = recentOutcomes.get(Number(t));
+    if (!m) recentOutcomes.set(Number(t), (m = new Map()));
+    m.set(Number(run), Number(o));
+  }
+  return { recentOutcomes, recentRuns };
+}
+
+/**
+ * Each test's latest failure or flake in a healthy run (in the day its last one fell on) and the
+ * healthy runs that executed it since: whole days from the cells, that day's rest from the runs.
+ */
+async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[]): Promise<Map<number, { run: RunRow; runsSince: number }>> {
+  const out = new Map<number, { run: RunRow; runsSince: number }>();
+  const { lookback: lb } = ctx;
+  for (const { id, day } of tests) {
+    const dayStart = Math.max(lb.from, (lb.firstCell + day) * 86_400);
+    const dayEnd = Math.min(lb.at, (lb.firstCell + day + 1) * 86_400);
+    const row = (await ctx.db.rows(
+      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
+      [id, dayStart, dayEnd],
+    ))[0];
+    if (!row) continue;
+    const run = toRunRow(row);
+    let runsSince = 0;
+    for (const c of ctx.cells) if (bucketIn(lb, c.at) > day && executedIn(ctx, c.setId, id)) runsSince += c.runs - c.broken;
+    const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
+    for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
+    out.set(id, { run, runsSince });
+  }
+  return out;
+}

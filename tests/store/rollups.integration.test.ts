@@ -1,0 +1,56 @@
+// The rollups stay exact through everything that writes runs: a pass, a second pass, runs read again
+// and replaced, retention, and runs stored again after it; on SQLite and PostgreSQL.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ingestPass } from '../../lib/ingest/pass';
+import type { ReplayServer } from '../../lib/replay/server';
+import type { Database } from '../../lib/store/db';
+import { pruneRunsBefore } from '../../lib/store/retention';
+import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+import { expectRollupsExact } from '../helpers/rollups';
+import { configFor, replay, sampleWorld, type Truth } from '../helpers/world';
+
+describeEachDatabase('rollups', (kind) => {
+  let world: { dir: string; truth: Truth };
+  let server: ReplayServer;
+  let target: TestDatabase;
+  let db: Database;
+  beforeAll(async () => {
+    world = await sampleWorld();
+    server = await replay(world.dir);
+    target = await freshDatabase(kind);
+    db = await open(target);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (db) await closeDatabase(db);
+    await target?.drop();
+  });
+
+  it('count exactly what the runs of a pass hold, and a second pass changes nothing', async () => {
+    const config = configFor(world.dir, server.url);
+    await ingestPass({ config, db });
+    await expectRollupsExact(db);
+    const total = await db.get<{ n: number }>('SELECT SUM(failed) AS n FROM rollup_test_total');
+    expect(Number(total?.n)).toBe(world.truth.testResults.failed);
+    const runs = await db.get<{ n: number }>('SELECT SUM(runs) AS n FROM rollup_run_day');
+    expect(Number(runs?.n)).toBe(world.truth.runs.finished);
+    await ingestPass({ config, db });
+    await expectRollupsExact(db);
+  }, 300_000);
+
+  it('take away what retention prunes, and count the runs again when they are stored again', async () => {
+    const before = await db.rows('SELECT day, test_id, job_id, failed, flaked FROM rollup_test_day ORDER BY test_id, day, job_id');
+    const mid = (world.truth as unknown as { endUnix: number }).endUnix - 7 * 86_400 + 3 * 3600;
+    const pruned = await pruneRunsBefore(db, mid);
+    expect(pruned.runs).toBeGreaterThan(100);
+    await expectRollupsExact(db);
+    const left = await db.get<{ n: number }>('SELECT MIN(day) AS n FROM rollup_run_day WHERE runs > 0');
+    expect(Number(left?.n)).toBe(Math.floor(mid / 86_400));
+    // the next pass as a new process runs it (the passes of one process keep what they stored)
+    await closeDatabase(db);
+    db = await open(target);
+    await ingestPass({ config: configFor(world.dir, server.url), db });
+    await expectRollupsExact(db);
+    expect(await db.rows('SELECT day, test_id, job_id, failed, flaked FROM rollup_test_day WHERE failed + flaked > 0 ORDER BY test_id, day, job_id')).toEqual(before.filter((r) => Number(r[3]) + Number(r[4]) > 0));
+  }, 300_000);
+});
