@@ -1,10 +1,12 @@
 // The README and docs/ say only what exists: every relative link (and its #anchor) resolves, every
 // `npm run X`, `buildcop X` and file they name is there, every /api route has its route file, and the
-// README's CLI table lists exactly the commands of the CLI's command table.
+// README's CLI table lists exactly the commands of the CLI's command table, and its configuration
+// table every key the configuration's validator knows.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../lib/cli/commands';
+import { ConfigError, validateConfig } from '../lib/config';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -122,6 +124,44 @@ function cliTableCommands(md: string): string[] {
   return names;
 }
 
+/** The keys the validator knows where `raw` holds an unknown one, from its message ("known: a, b"). */
+function knownKeys(raw: unknown): string[] {
+  try {
+    validateConfig(raw);
+  } catch (e) {
+    const known = e instanceof ConfigError && /\(known: ([^)]*)\)/.exec(e.message);
+    if (known) return known[1].split(', ');
+  }
+  throw new Error(`no unknown-key error for ${JSON.stringify(raw)}`);
+}
+
+/** Every key of the configuration as [section, key] (key '' for a section that is a value itself). */
+function configKeys(): [string, string][] {
+  const prow = { url: 'https://prow.example.com' };
+  const out: [string, string][] = [];
+  for (const section of knownKeys({ prow, zzz: 1 })) {
+    const inner = section === 'promotion' || section === 'alerts' ? [{ zzz: 1 }] : section === 'owners' ? { sig: { zzz: 1 } } : { zzz: 1 };
+    const raw = section === 'prow' ? { prow: inner } : { prow, [section]: inner };
+    let keys: string[];
+    try {
+      keys = knownKeys(raw);
+    } catch {
+      keys = ['']; // a value, not an object: ignoreTests, retention
+    }
+    for (const k of keys) out.push([section, k]);
+  }
+  return out;
+}
+
+/** The configuration keys the README's configuration table does not name (its first cells). */
+function undocumentedConfigKeys(md: string): string[] {
+  const section = md.split(/^## /m).find((s) => s.startsWith('Configuration')) ?? '';
+  const cells = section.split('\n').filter((l) => l.startsWith('| `')).map((row) => row.slice(1).split(/(?<!\\)\|/)[0]);
+  return configKeys()
+    .filter(([s, k]) => !cells.some((c) => new RegExp(`\`${s}(\\b|\\.|\\[)`).test(c) && (!k || c.includes(`\`${s}.${k}\``) || c.includes(`\`.${k}\``) || c.includes(`\`${k}\``))))
+    .map(([s, k]) => (k ? `${s}.${k}` : s));
+}
+
 describe('the README and docs/', () => {
   it.each(DOCS)('%s: every relative link resolves, anchors included', (file) => {
     expect(brokenLinks(file, read(file))).toEqual([]);
@@ -139,6 +179,11 @@ describe('the README and docs/', () => {
     const listed = cliTableCommands(read('README.md'));
     expect(listed.filter((c) => !Object.hasOwn(COMMANDS, c)), 'listed but not a command').toEqual([]);
     expect(Object.keys(COMMANDS).filter((c) => !listed.includes(c)), 'commands missing from the table').toEqual([]);
+  });
+
+  it('names every configuration key in the README', () => {
+    expect(configKeys().length).toBeGreaterThan(30);
+    expect(undocumentedConfigKeys(read('README.md'))).toEqual([]);
   });
 
   it('shows the screenshots and links the docs from the README', () => {
