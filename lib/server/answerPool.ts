@@ -211,9 +211,8 @@ export async function answer<N extends AnswerName>(name: N, params: AnswerParams
   const budgetMs = budgetFor(name, opts.budgetMs);
   const threads = answerThreads();
   if (threads === 0) {
-    const [{ getConfig, getDb }] = await Promise.all([import('./context')]);
-    const fn = answersModule.ANSWERS[name] as (db: unknown, p: AnswerParams, c: unknown) => Promise<AnswerOf<N>>;
-    return fn(await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() });
+    const [{ getConfig, getDb }, { runAnswer }] = await Promise.all([import('./context'), import('./recentAnswers')]);
+    return runAnswer(name, await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() }) as Promise<AnswerOf<N>>;
   }
   pool ??= new AnswerPool(threads);
   return new Promise<AnswerOf<N>>((resolve, reject) => {

@@ -4,8 +4,8 @@
 import { parentPort } from 'node:worker_threads';
 import { Budget } from '../budget';
 import type { AnswerReply, AnswerRequest } from './answerPool';
-import { ANSWERS } from './answers';
 import { getConfig, getDb } from './context';
+import { runAnswer } from './recentAnswers';
 
 parentPort!.on('message', async (m: AnswerRequest) => {
   const flag = new Int32Array(m.abort);
@@ -13,8 +13,7 @@ parentPort!.on('message', async (m: AnswerRequest) => {
   const budget = new Budget(Math.max(0, left), { get aborted() { return Atomics.load(flag, 0) === 1; } });
   let reply: AnswerReply;
   try {
-    const fn = ANSWERS[m.name] as (db: unknown, p: AnswerRequest['params'], c: unknown) => Promise<unknown>;
-    reply = { id: m.id, ok: true, value: await fn(await getDb(), m.params, { budget, config: getConfig() }) };
+    reply = { id: m.id, ok: true, value: await runAnswer(m.name, await getDb(), m.params, { budget, config: getConfig() }) };
   } catch (e) {
     const err = e as Error & { status?: number; code?: unknown; expose?: boolean };
     reply = { id: m.id, ok: false, error: { message: err.message, name: err.name, status: err.status, code: typeof err.code === 'string' ? err.code : undefined, expose: err.expose } };
