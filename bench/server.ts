@@ -59,7 +59,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
   cwd: ROOT,
-  env: { ...process.env, PORT: String(port), DATABASE_URL: values.db, BUILDCOP_CONFIG: '' },
+  env: { ...process.env, PORT: String(port), DATABASE_URL: values.db },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const stop = () => server.kill('SIGTERM');
@@ -83,7 +83,8 @@ for (let i = 0; ; i++) {
 }
 
 const at = values.at ? `&at=${encodeURIComponent(values.at)}` : '';
-const cold = await get(`/api/hotlist?window=7d${at}`);
+// the longest budget an answer may have: a cold call at scale may need it
+const cold = await get(`/api/hotlist?window=7d${at}&budget=60000`);
 if (cold.status !== 200) throw new Error(`hot list answered ${cold.status}: ${cold.body.slice(0, 300)}`);
 const hot = JSON.parse(cold.body) as { totalItems: number; items: { id: string; test: string }[] };
 console.log(`cold first call (7d hot list): ${(cold.ms / 1000).toFixed(2)} s, ${hot.totalItems} tests failing; server RSS ${(treeRssKb(server.pid!) / 1024).toFixed(0)} MB`);
@@ -102,7 +103,7 @@ const calls = Number(values.calls);
 for (let round = 1; round <= Number(values.rounds); round++) {
   const line: string[] = [];
   for (const [label, route] of routes) {
-    const first = await get(route); // the first of each kind may warm what the others share
+    const first = await get(`${route}${route.includes('?') ? '&' : '?'}budget=60000`); // the first of each kind may warm what the others share
     if (first.status !== 200) throw new Error(`${label} answered ${first.status}: ${first.body.slice(0, 300)}`);
     const ms: number[] = [];
     for (let i = 0; i < calls; i++) ms.push((await get(route)).ms);

@@ -4,6 +4,7 @@
 // issues' contracts; their handlers live with that work.
 
 import { CLASSIFICATIONS } from '../verdicts/verdict';
+import type { AnswerName } from '../server/answers';
 
 type Schema = Record<string, unknown>;
 
@@ -235,20 +236,104 @@ const bugLinkBody = {
 
 const testBugs = obj({ test: str(), id: str(), bugs: arr(ref('BugRef')) });
 
+const hotlistParams = [
+  WINDOW, AT, JOB,
+  q('release', 'Release parsed from job names, e.g. 4.2.'),
+  q('platform', 'Platform parsed from job names: aws, gcp, azure, metal, ...'),
+  q('upgrade', 'Only upgrade jobs (true) or only others (false).', { type: 'string', enum: ['true', 'false'] }),
+  q('owner', 'Owner from the test name ([sig-x] gives x).'),
+  q('classification', 'Only tests with this verdict.', classification),
+  q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
+  q('sort', 'failures (the window\'s failed runs, default) or severity (how long and how much a flake fails).', { type: 'string', enum: ['failures', 'severity'] }),
+  q('test', 'Regular expression over test names (RE2 syntax).'),
+  q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+  BUDGET,
+];
+
+/** A route of the JSON API: its path as OpenAPI writes it, the answer its GET serves (lib/server/answers.ts), its operations. */
+export interface ApiRoute {
+  path: string;
+  answer?: AnswerName;
+  spec: Record<string, unknown>;
+}
+
+/**
+ * The route table: every route under app/api. The routes that serve an answer take it from here
+ * (lib/server/answerRoute.ts) and /api/openapi.json is built from it; tests/api/routes.test.ts checks
+ * that every route file is in it with the methods it exports, so a new route cannot be left out.
+ */
+export const API_ROUTES: ApiRoute[] = [
+  { path: '/api/hotlist', answer: 'hotlist', spec: get('The tests failing most in a window', 'buildcop hotlist', hotlistParams, ref('Hotlist')) },
+  { path: '/api/tests/{id}', answer: 'test', spec: get('One test: verdict, evidence, history, signatures, runs, bugs', 'buildcop test ID', [path('id', '16-digit test id (or the full test name, URL-encoded)'), WINDOW, AT, JOB], ref('TestDetail'), [400, 404]) },
+  { path: '/api/jobs', answer: 'jobs', spec: get('All jobs with pass rates', 'buildcop jobs', [WINDOW, AT], obj({ window: str(), from: iso(), to: iso(), jobs: arr(ref('JobSummary')) })) },
+  { path: '/api/jobs/{name}', answer: 'job', spec: get('One job: daily pass rate, recent runs, most failing tests', 'buildcop job NAME', [path('name', 'job name'), WINDOW, AT], ref('JobDetail'), [400, 404]) },
+  { path: '/api/runs/{job}/{buildId}', answer: 'run', spec: get('One run: state, refs, failed and flaked tests, parse errors', 'buildcop run JOB BUILD_ID', [path('job', 'job name'), path('buildId', 'Prow build id')], ref('RunDetail'), [404]) },
+  { path: '/api/search', answer: 'search', spec: get(
+      'Build logs, failure texts (and test names) and bug texts matching a regex, grouped by job and test, with context lines and matching runs per day',
+      'buildcop search REGEX',
+      [
+        q('q', 'Regular expression, RE2 syntax (at most 500 characters; no backreferences or lookaround).', str(), true), { ...WINDOW, schema: { ...WINDOW.schema, default: '14d' } }, AT, JOB,
+        q('limit', 'Tests, jobs and bugs at most, each (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 50 }),
+        q('in', 'What to search, comma-separated: logs (the job\'s and failed steps\' build-log.txt, their last 20 MiB), failures (junit failure texts and test names), bugs.', { type: 'string', default: 'logs,failures,bugs' }),
+        q('context', 'Lines of context around each matching line (0..20).', { type: 'integer', minimum: 0, maximum: 20, default: 2 }),
+        BUDGET,
+      ],
+      ref('SearchResult'),
+    ) },
+  { path: '/api/stats', answer: 'stats', spec: get('Database totals and the last ingest', 'buildcop stats', [], ref('Stats'), []) },
+  { path: '/api/ingest', answer: 'ingestLog', spec: get(
+      'The ingest log: recent passes (with their warnings), the runs kept pending and why, the files that could not be parsed (200 of each list at most, with totals)',
+      'buildcop ingest-log',
+      [q('limit', 'Passes at most, newest first (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
+      ref('IngestLog'),
+    ) },
+  { path: '/api/health', spec: {
+      get: {
+        summary: 'Data freshness: ok, stale (last ingest over an hour ago), never-ingested, or unavailable',
+        description: 'Same JSON as `buildcop health --json`. 503 when the database cannot be read.',
+        responses: { 200: ok(ref('Health')), 503: ok(ref('Health'), 'Database unavailable') },
+      },
+    } },
+  { path: '/api/openapi.json', spec: { get: { summary: 'This document', responses: { 200: ok({ type: 'object' }) } } } },
+  { path: '/api/bugs', answer: 'bugs', spec: get('Known bugs and the tests they are linked to', 'buildcop bugs', [q('linked', 'Only bugs linked to some test.', { type: 'string', enum: ['true', 'false'] })], ref('Bugs'), []) },
+  { path: '/api/tests/{id}/bugs', spec: {
+      parameters: [path('id', '16-digit test id (or the full test name, URL-encoded)')],
+      get: { summary: "The test's linked bugs", responses: { 200: ok(testBugs), ...errors([404]) } },
+      post: {
+        summary: 'Link a bug to the test (or to one of its signatures) by hand; survives re-ingest',
+        description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
+        security: [{ bearer: [] }, { session: [] }],
+        requestBody: bugLinkBody,
+        responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
+      },
+      delete: {
+        summary: 'Unlink a bug; unlinking an automatic link sticks',
+        description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
+        security: [{ bearer: [] }, { session: [] }],
+        requestBody: bugLinkBody,
+        responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
+      },
+    } },
+  { path: '/api/auth', spec: {
+      get: { summary: 'Whether this browser is signed in and whether writes are enabled', responses: { 200: ok(obj({ signedIn: bool(), writesEnabled: bool() })) } },
+      post: {
+        summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
+        requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
+        responses: { 200: ok({ type: 'object' }), ...errors([401, 408, 413, 429]) },
+      },
+      delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
+    } },
+  { path: '/api/causes', answer: 'causes', spec: get(
+      'The causes of a window (failure signatures across tests, install and setup step failures), most runs taken down first, each with its verdict over runs',
+      'buildcop causes',
+      [WINDOW, AT, JOB, q('release', 'Release parsed from job names, e.g. 4.2.'), q('limit', 'Causes at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
+      ref('Causes'),
+    ) },
+  { path: '/api/signatures/{id}', answer: 'signature', spec: get('One failure signature: text and a real example, its tests, runs per day, jobs and slices, bugs, example runs', 'buildcop signature ID', [path('id', 'signature id'), WINDOW, AT], { type: 'object', additionalProperties: true }, [400, 404]) },
+  { path: '/api/promotion', answer: 'promotion', spec: get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')) },
+];
+
 export function openApiDocument() {
-  const hotlistParams = [
-    WINDOW, AT, JOB,
-    q('release', 'Release parsed from job names, e.g. 4.2.'),
-    q('platform', 'Platform parsed from job names: aws, gcp, azure, metal, ...'),
-    q('upgrade', 'Only upgrade jobs (true) or only others (false).', { type: 'string', enum: ['true', 'false'] }),
-    q('owner', 'Owner from the test name ([sig-x] gives x).'),
-    q('classification', 'Only tests with this verdict.', classification),
-    q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
-    q('sort', 'failures (the window\'s failed runs, default) or severity (how long and how much a flake fails).', { type: 'string', enum: ['failures', 'severity'] }),
-    q('test', 'Regular expression over test names (RE2 syntax).'),
-    q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
-    BUDGET,
-  ];
   return {
     openapi: '3.1.0',
     info: {
@@ -256,76 +341,7 @@ export function openApiDocument() {
       version: '0.1.0',
       description: 'Which CI tests fail most, flake or regression (with evidence), linked bugs, promotion blockers. Each GET route returns what the matching `buildcop` CLI command prints with --json.',
     },
-    paths: {
-      '/api/hotlist': get('The tests failing most in a window', 'buildcop hotlist', hotlistParams, ref('Hotlist')),
-      '/api/tests/{id}': get('One test: verdict, evidence, history, signatures, runs, bugs', 'buildcop test ID', [path('id', '16-digit test id (or the full test name, URL-encoded)'), WINDOW, AT, JOB], ref('TestDetail'), [400, 404]),
-      '/api/jobs': get('All jobs with pass rates', 'buildcop jobs', [WINDOW, AT], obj({ window: str(), from: iso(), to: iso(), jobs: arr(ref('JobSummary')) })),
-      '/api/jobs/{name}': get('One job: daily pass rate, recent runs, most failing tests', 'buildcop job NAME', [path('name', 'job name'), WINDOW, AT], ref('JobDetail'), [400, 404]),
-      '/api/runs/{job}/{buildId}': get('One run: state, refs, failed and flaked tests, parse errors', 'buildcop run JOB BUILD_ID', [path('job', 'job name'), path('buildId', 'Prow build id')], ref('RunDetail'), [404]),
-      '/api/search': get(
-        'Build logs, failure texts (and test names) and bug texts matching a regex, grouped by job and test, with context lines and matching runs per day',
-        'buildcop search REGEX',
-        [
-          q('q', 'Regular expression, RE2 syntax (at most 500 characters; no backreferences or lookaround).', str(), true), { ...WINDOW, schema: { ...WINDOW.schema, default: '14d' } }, AT, JOB,
-          q('limit', 'Tests, jobs and bugs at most, each (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 50 }),
-          q('in', 'What to search, comma-separated: logs (the job\'s and failed steps\' build-log.txt, their last 20 MiB), failures (junit failure texts and test names), bugs.', { type: 'string', default: 'logs,failures,bugs' }),
-          q('context', 'Lines of context around each matching line (0..20).', { type: 'integer', minimum: 0, maximum: 20, default: 2 }),
-          BUDGET,
-        ],
-        ref('SearchResult'),
-      ),
-      '/api/stats': get('Database totals and the last ingest', 'buildcop stats', [], ref('Stats'), []),
-      '/api/ingest': get(
-        'The ingest log: recent passes (with their warnings), the runs kept pending and why, the files that could not be parsed (200 of each list at most, with totals)',
-        'buildcop ingest-log',
-        [q('limit', 'Passes at most, newest first (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
-        ref('IngestLog'),
-      ),
-      '/api/health': {
-        get: {
-          summary: 'Data freshness: ok, stale (last ingest over an hour ago), never-ingested, or unavailable',
-          description: 'Same JSON as `buildcop health --json`. 503 when the database cannot be read.',
-          responses: { 200: ok(ref('Health')), 503: ok(ref('Health'), 'Database unavailable') },
-        },
-      },
-      '/api/openapi.json': { get: { summary: 'This document', responses: { 200: ok({ type: 'object' }) } } },
-      '/api/bugs': get('Known bugs and the tests they are linked to', 'buildcop bugs', [q('linked', 'Only bugs linked to some test.', { type: 'string', enum: ['true', 'false'] })], ref('Bugs'), []),
-      '/api/tests/{id}/bugs': {
-        parameters: [path('id', '16-digit test id (or the full test name, URL-encoded)')],
-        get: { summary: "The test's linked bugs", responses: { 200: ok(testBugs), ...errors([404]) } },
-        post: {
-          summary: 'Link a bug to the test (or to one of its signatures) by hand; survives re-ingest',
-          description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
-          security: [{ bearer: [] }, { session: [] }],
-          requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
-        },
-        delete: {
-          summary: 'Unlink a bug; unlinking an automatic link sticks',
-          description: 'Needs `Authorization: Bearer $BUILDCOP_ADMIN_TOKEN` (or the sign-in cookie); otherwise 401 and nothing changes.',
-          security: [{ bearer: [] }, { session: [] }],
-          requestBody: bugLinkBody,
-          responses: { 200: ok({ type: 'object', properties: { ok: bool() }, additionalProperties: true }), ...errors([400, 401, 404, 429]) },
-        },
-      },
-      '/api/auth': {
-        get: { summary: 'Whether this browser is signed in and whether writes are enabled', responses: { 200: ok(obj({ signedIn: bool(), writesEnabled: bool() })) } },
-        post: {
-          summary: 'Sign in with the admin token: sets the HttpOnly session cookie (forms get a 303 back)',
-          requestBody: { required: true, content: { 'application/json': { schema: obj({ token: str() }) } } },
-          responses: { 200: ok({ type: 'object' }), ...errors([401, 408, 413, 429]) },
-        },
-        delete: { summary: 'Sign out', responses: { 200: ok({ type: 'object' }) } },
-      },
-      '/api/causes': get(
-        'The causes of a window (failure signatures across tests, install and setup step failures), most runs taken down first, each with its verdict over runs',
-        'buildcop causes',
-        [WINDOW, AT, JOB, q('release', 'Release parsed from job names, e.g. 4.2.'), q('limit', 'Causes at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 20 })],
-        ref('Causes'),
-      ),
-      '/api/signatures/{id}': get('One failure signature: text and a real example, its tests, runs per day, jobs and slices, bugs, example runs', 'buildcop signature ID', [path('id', 'signature id'), WINDOW, AT], { type: 'object', additionalProperties: true }, [400, 404]),
-      '/api/promotion': get('Promotion gates and release streams: blocked or not, by which jobs and tests', 'buildcop promotion', [AT], ref('Promotion')),
-    },
+    paths: Object.fromEntries(API_ROUTES.map((r) => [r.path, r.spec])),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'BUILDCOP_ADMIN_TOKEN' },

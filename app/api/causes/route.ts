@@ -1,8 +1,4 @@
 // GET /api/causes: what `buildcop causes --json` prints, for the same query parameters.
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('causes', req));
-}
+export const GET = answerRoute('/api/causes');

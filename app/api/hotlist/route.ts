@@ -1,8 +1,4 @@
 // GET /api/hotlist: what `buildcop hotlist --json` prints, for the same query parameters.
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('hotlist', req));
-}
+export const GET = answerRoute('/api/hotlist');

@@ -1,8 +1,4 @@
 // GET /api/ingest: what `buildcop ingest-log --json` prints.
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('ingestLog', req));
-}
+export const GET = answerRoute('/api/ingest');

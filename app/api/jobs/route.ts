@@ -1,8 +1,4 @@
 // GET /api/jobs: what `buildcop jobs --json` prints.
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('jobs', req));
-}
+export const GET = answerRoute('/api/jobs');

@@ -1,8 +1,4 @@
 // GET /api/promotion: what `buildcop promotion --json` prints (?at=ISO; 400 on a bad one).
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('promotion', req));
-}
+export const GET = answerRoute('/api/promotion');

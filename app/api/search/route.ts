@@ -1,8 +1,4 @@
 // GET /api/search?q=REGEX: what `buildcop search REGEX --json` prints.
-import type { NextRequest } from 'next/server';
-import { handle } from '@/lib/server/api';
-import { answerRequest } from '@/lib/server/answerPool';
+import { answerRoute } from '@/lib/server/answerRoute';
 
-export async function GET(req: NextRequest) {
-  return handle(() => answerRequest('search', req));
-}
+export const GET = answerRoute('/api/search');
