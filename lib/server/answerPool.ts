@@ -19,6 +19,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** milliseconds (default DEFAULT_BUDGET_MS); never more than MAX_BUDGET_MS */
   budgetMs?: number;
+  /** the answer's JSON text (made on the answer thread, off the one serving HTTP) rather than the answer */
+  json?: boolean;
 }
 
 /** Default time budgets: a search reads logs and may take its time; other answers read the window. */
@@ -40,6 +42,7 @@ interface Task {
   budgetMs: number;
   enqueuedAt: number;
   abort: Int32Array;
+  json?: boolean;
   resolve(v: unknown): void;
   reject(e: Error): void;
   signal?: AbortSignal;
@@ -57,6 +60,7 @@ export interface AnswerRequest {
   budgetMs: number;
   enqueuedAt: number;
   abort: SharedArrayBuffer;
+  json?: boolean;
 }
 
 /** Time an overrunning answer is given past its budget before its thread is stopped. */
@@ -74,7 +78,7 @@ class AnswerThread {
     try {
       const w = (this.worker ??= await this.start());
       if (this.task !== task) return; // stopped meanwhile
-      const req: AnswerRequest = { id: task.id, name: task.name, params: task.params, budgetMs: task.budgetMs, enqueuedAt: task.enqueuedAt, abort: task.abort.buffer as SharedArrayBuffer };
+      const req: AnswerRequest = { id: task.id, name: task.name, params: task.params, budgetMs: task.budgetMs, enqueuedAt: task.enqueuedAt, abort: task.abort.buffer as SharedArrayBuffer, json: task.json };
       w.postMessage(req);
       this.watchdog = setTimeout(() => this.stop(new AnswerUnavailableError(`the answer took more than its ${task.budgetMs} ms budget and was stopped; narrow the query`)), task.budgetMs + graceMs(task.budgetMs));
     } catch (e) {
@@ -211,13 +215,14 @@ export async function answer<N extends AnswerName>(name: N, params: AnswerParams
   const budgetMs = budgetFor(name, opts.budgetMs);
   const threads = answerThreads();
   if (threads === 0) {
-    const [{ getConfig, getDb }, { runAnswer }] = await Promise.all([import('./context'), import('./recentAnswers')]);
-    return runAnswer(name, await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() }) as Promise<AnswerOf<N>>;
+    const [{ getConfig, getDb }, { runAnswer }, { jsonText }] = await Promise.all([import('./context'), import('./recentAnswers'), import('./jsonText')]);
+    const value = await runAnswer(name, await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() });
+    return (opts.json ? jsonText(value) : value) as AnswerOf<N>;
   }
   pool ??= new AnswerPool(threads);
   return new Promise<AnswerOf<N>>((resolve, reject) => {
     pool!.submit({
-      name, params, budgetMs, enqueuedAt: Date.now(), abort: new Int32Array(new SharedArrayBuffer(4)),
+      name, params, budgetMs, enqueuedAt: Date.now(), abort: new Int32Array(new SharedArrayBuffer(4)), json: opts.json,
       resolve: resolve as (v: unknown) => void, reject, signal: opts.signal,
     });
   });
@@ -227,9 +232,10 @@ export async function answer<N extends AnswerName>(name: N, params: AnswerParams
  * An API route's answer: the request's query parameters with its path segments (decoded already),
  * its AbortSignal, and `budget` (milliseconds, at most MAX_BUDGET_MS) when the client asks for less time.
  */
-export function answerRequest<N extends AnswerName>(name: N, req: Request, segments: AnswerParams = {}): Promise<AnswerOf<N>> {
+export async function answerRequest(name: AnswerName, req: Request, segments: AnswerParams = {}): Promise<Response> {
   const query: AnswerParams = {};
   for (const [k, v] of new URL(req.url).searchParams) query[k] = v;
   const asked = query.budget === undefined || query.budget === '' ? undefined : Number(query.budget);
-  return answer(name, { ...query, ...segments }, { signal: req.signal, budgetMs: asked });
+  const text = (await answer(name, { ...query, ...segments }, { signal: req.signal, budgetMs: asked, json: true })) as unknown as string;
+  return new Response(text, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
 }

@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { Budget } from '../budget';
 import type { AnswerReply, AnswerRequest } from './answerPool';
 import { getConfig, getDb } from './context';
+import { jsonText } from './jsonText';
 import { runAnswer } from './recentAnswers';
 
 parentPort!.on('message', async (m: AnswerRequest) => {
@@ -13,7 +14,8 @@ parentPort!.on('message', async (m: AnswerRequest) => {
   const budget = new Budget(Math.max(0, left), { get aborted() { return Atomics.load(flag, 0) === 1; } });
   let reply: AnswerReply;
   try {
-    reply = { id: m.id, ok: true, value: await runAnswer(m.name, await getDb(), m.params, { budget, config: getConfig() }) };
+    const value = await runAnswer(m.name, await getDb(), m.params, { budget, config: getConfig() });
+    reply = { id: m.id, ok: true, value: m.json ? jsonText(value) : value };
   } catch (e) {
     const err = e as Error & { status?: number; code?: unknown; expose?: boolean };
     reply = { id: m.id, ok: false, error: { message: err.message, name: err.name, status: err.status, code: typeof err.code === 'string' ? err.code : undefined, expose: err.expose } };

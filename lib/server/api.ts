@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { NextRequest } from 'next/server';
 import { isDatabaseUnavailable } from '../store/db';
+import { jsonText } from './jsonText';
 
 export function params(req: NextRequest | Request): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -10,7 +11,7 @@ export function params(req: NextRequest | Request): Record<string, string | unde
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(`${JSON.stringify(body, null, 2)}\n`, {
+  return new Response(jsonText(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
