@@ -6,6 +6,7 @@
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
 import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
+import { ensureOutcomeDays } from '../store/partitions';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
@@ -79,6 +80,13 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
  * stored nor marked as tried, are read again by the next.
  */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
+  // the day partitions their outcomes go to (PostgreSQL), in a transaction before theirs; when the
+  // database refuses one (a full disk, say), the runs of that day are refused, and say why
+  let noPartition: Error | undefined;
+  await ensureOutcomeDays(db, items.flatMap((item) => (item.read instanceof Error ? [] : [item.read.record.started]))).catch((e: Error) => {
+    if (isDatabaseUnavailable(e)) throw e;
+    noPartition = e;
+  });
   try {
     return await db.tx((sql) => storeAll(sql, catalog, items, now), LAZY);
   } catch (e) {
@@ -93,7 +101,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     } catch (e) {
       if (isDatabaseUnavailable(e)) throw e;
       await catalog.reload(db);
-      const refusal = (e as Error).message;
+      const refusal = noPartition && /^no partition of relation/.test((e as Error).message) ? `${(e as Error).message} (creating it failed: ${noPartition.message})` : (e as Error).message;
       const message = `storing failed: ${refusal}`;
       try {
         await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);
