@@ -1,7 +1,7 @@
 import { historyBounds, loadConfig } from '../config';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
-import { openDatabase } from '../store/db';
+import { databaseUrl, openDatabase } from '../store/db';
 import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -25,7 +25,8 @@ configuration is invalid.`,
     if (values.since !== undefined) parseDuration(values.since);
     const config = loadConfig(values.config);
     historyBounds(config, values.since); // a --since beyond the retention is refused before any pass
-    const db = await openDatabase(values.db);
+    // DATABASE_URL itself, never a read replica (DATABASE_READ_URL): ingest reads back what it wrote
+    const db = await openDatabase(databaseUrl(values.db));
     const progress = createProgress(process.stderr, !!values.quiet || !!values.json);
     for (;;) {
       try {

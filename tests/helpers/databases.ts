@@ -56,6 +56,18 @@ export function describeEachDatabase(name: string, fn: (kind: 'sqlite' | 'postgr
   }
 }
 
+/** A suite of PostgreSQL's alone (replicas, advisory locks); it reports "did not run" without a server. */
+export function describeOnPostgres(name: string, fn: () => void): void {
+  if (havePostgres) describe(`${name} [postgres]`, fn);
+  else {
+    describe(`${name} [postgres]`, () => {
+      it('did not run: no PostgreSQL server (set BUILDCOP_TEST_PG_URL; npm test starts one where PostgreSQL is installed)', () => {
+        console.warn(`[postgres] "${name}" did not run: BUILDCOP_TEST_PG_URL is not set`);
+      });
+    });
+  }
+}
+
 export async function open(t: TestDatabase): Promise<Database> {
   return openDatabase(t.url);
 }
