@@ -15,7 +15,7 @@ const SECURITY_HEADERS = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native drivers stay out of the server bundle; Node loads them at run time.
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 're2'],
+  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 're2', 'esbuild'],
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

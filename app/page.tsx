@@ -1,11 +1,8 @@
 // The hot list: which tests fail most right now, with verdicts, bugs and data freshness.
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { causes, collapseMassFailures, parseCausesQuery } from '@/lib/answers/causes';
-import { hotlist, parseHotlistQuery } from '@/lib/answers/hotlist';
-import { getStats } from '@/lib/answers/stats';
-import { loadJobs } from '@/lib/history/jobs';
-import { getConfig, getDb } from '@/lib/server/context';
+import { collapseMassFailures } from '@/lib/answers/causes';
+import { answer } from '@/lib/server/answerPool';
 import PromotionBanner from './components/promotion/PromotionBanner';
 import { emptyKeys, flatParams, hrefWith, shortTime, type SearchParams } from './components/format';
 import Freshness from './components/Freshness';
@@ -29,14 +26,12 @@ export default async function HotlistPage({ searchParams }: { searchParams: Prom
   const empty = emptyKeys(p);
   if (empty.length) redirect(hrefWith('/', { ...p, ...Object.fromEntries(empty.map((k) => [k, undefined])) }));
 
-  const db = await getDb();
-  const ignoreTests = getConfig()?.ignoreTests;
   const [result, top, stats, jobs] = await Promise.all([
-    pageData(async () => hotlist(db, parseHotlistQuery(p), { ignoreTests })),
+    pageData(() => answer('hotlist', p)),
     // the causes of the same window and jobs (filters on tests do not narrow causes)
-    pageData(async () => causes(db, parseCausesQuery({ window: p.window, at: p.at, job: p.job, release: p.release, limit: '8' }), { ignoreTests })),
-    getStats(db),
-    loadJobs(db),
+    pageData(() => answer('causes', { window: p.window, at: p.at, job: p.job, release: p.release, limit: '8' })),
+    answer('stats', {}),
+    answer('jobNames', {}),
   ]);
   const uniq = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))].sort();
   const options: FilterOptions = {

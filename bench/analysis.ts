@@ -1,6 +1,8 @@
 // Benchmark of the analysis: hot-list latency on a database at OpenShift scale (14 days of 2,000
-// runs a day over 3,000 tests), and clustering throughput for 1,000,000 failure texts.
-//   npm run bench:analysis [-- --days 14 --runs-per-day 2000 --tests 3000 --clustering 1000000 --pg URL]
+// runs a day over 3,000 tests), 14-day searches over their build logs and failure texts
+// (bench/scaleLogs.ts; --test-lines 0 leaves them out), and clustering throughput for 1,000,000
+// failure texts.
+//   npm run bench:analysis [-- --days 14 --runs-per-day 2000 --tests 3000 --test-lines 250 --clustering 1000000 --pg URL]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { testDetail } from '../lib/answers/testDetail';
 import { closeDatabase, openDatabase, type Database } from '../lib/store/db';
 import { benchClustering, benchUnmatchedTails } from './clustering';
 import { generateScaleDatabase } from './scaleWorld';
+import { addScaleLogs, timeScaleSearches } from './scaleLogs';
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +22,7 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: '60' },
     clustering: { type: 'string', default: '1000000' },
     calls: { type: 'string', default: '20' },
+    'test-lines': { type: 'string', default: '250' },
     pg: { type: 'string' },
   },
 });
@@ -53,6 +57,13 @@ async function measure(label: string, db: Database): Promise<void> {
     td.push(performance.now() - s);
   }
   console.log(`${label}: test detail median ${percentile(td, 50).toFixed(0)} ms`);
+  const testLines = Number(values['test-lines']);
+  if (testLines > 0) {
+    const l0 = performance.now();
+    const logs = await addScaleLogs(db, { end: opts.end, testLines });
+    console.log(`${label}: build logs of ${logs.runs} runs (${(logs.logBytes / 1e9).toFixed(2)} GB, ${(logs.storedBytes / 1e6).toFixed(0)} MB compressed) and ${logs.failures} failure texts stored and indexed in ${((performance.now() - l0) / 1000).toFixed(1)} s`);
+    await timeScaleSearches(db, opts.end, (line) => console.log(`${label}: ${line}`));
+  }
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-bench-'));

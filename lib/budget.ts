@@ -13,6 +13,11 @@ export interface PartialAnswer {
   covered?: string;
 }
 
+/** An AbortSignal, or anything that says whether the asker has gone (an answer thread reads a flag in shared memory). */
+export interface AbortFlag {
+  readonly aborted: boolean;
+}
+
 export class Budget {
   private readonly start = performance.now();
   private readonly deadline: number;
@@ -22,12 +27,12 @@ export class Budget {
   constructor(
     /** milliseconds; Infinity for none */
     readonly ms: number,
-    readonly signal?: AbortSignal,
+    readonly signal?: AbortFlag,
   ) {
     this.deadline = this.start + ms;
   }
 
-  static unlimited(signal?: AbortSignal): Budget {
+  static unlimited(signal?: AbortFlag): Budget {
     return new Budget(Infinity, signal);
   }
 

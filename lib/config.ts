@@ -1,6 +1,7 @@
 // buildcop.config.json: loaded and validated. The key names are a contract (README "Configuration").
 import fs from 'node:fs';
 import path from 'node:path';
+import { compileRegex } from './patterns';
 
 export interface PromotionGateConfig {
   name: string;
@@ -187,7 +188,7 @@ function checkField(key: string, value: unknown, type: FieldType): void {
       return;
     case 'regex':
       if (typeof value !== 'string') fail('a regular expression string');
-      compileRegex(key, value as string);
+      checkRegex(key, value as string);
       return;
     case 'duration':
       if (typeof value !== 'string' || !durationMs(value)) fail('a duration such as "90d" or "36h"', typeof value === 'string' ? JSON.stringify(value) : undefined);
@@ -195,16 +196,17 @@ function checkField(key: string, value: unknown, type: FieldType): void {
     case 'string[]':
     case 'regex[]':
       if (!Array.isArray(value) || value.some((s) => typeof s !== 'string')) fail('an array of strings');
-      if (type === 'regex[]') (value as string[]).forEach((s, i) => compileRegex(`${key}[${i}]`, s));
+      if (type === 'regex[]') (value as string[]).forEach((s, i) => checkRegex(`${key}[${i}]`, s));
       return;
   }
 }
 
-function compileRegex(key: string, source: string): RegExp {
+/** Configuration regexes run on RE2 as the users' do (lib/patterns.ts); a bad one names its key. */
+function checkRegex(key: string, source: string): void {
   try {
-    return new RegExp(source);
+    compileRegex(source, key);
   } catch (e) {
-    throw new ConfigError(`config key "${key}" is not a valid regular expression: ${(e as Error).message}`);
+    throw new ConfigError(`config key "${key}" is not a valid regular expression: ${(e as Error).message.replace(/^invalid .* regular expression: /, '')}`);
   }
 }
 

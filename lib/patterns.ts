@@ -11,9 +11,6 @@ export const MAX_PATTERN_LENGTH = 2000;
 
 export type UserPattern = RE2;
 
-/** A regex matching exactly this text (RE2 and JavaScript syntax alike). */
-export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Why RE2 refused a pattern, in words a user can act on. */
 function explain(source: string, message: string): string {
   if (/invalid escape sequence: \\[1-9]/.test(message) || /\\k</.test(source)) return 'backreferences (\\1, \\k<name>) are not supported';
@@ -24,15 +21,31 @@ function explain(source: string, message: string): string {
 
 /**
  * Compiles a user's pattern with RE2 (flags as RegExp's: `i`, `g`, `m`, `s`, `u`, `y`). `what` names
- * the parameter in the message ("job", "search"...). Throws InvalidQueryError (400).
+ * the parameter in the message ("job", "search"...). Throws InvalidQueryError (400). `maxLength`:
+ * only for patterns of ours built from checked parts (the configuration's ignoreTests joined).
  */
-export function compileRegex(source: string, what: string, flags = ''): UserPattern {
-  if (source.length > MAX_PATTERN_LENGTH) {
-    throw new InvalidQueryError(`invalid ${what} regular expression: ${source.length} characters, ${MAX_PATTERN_LENGTH} at most`);
+export function compileRegex(source: string, what: string, flags = '', maxLength = MAX_PATTERN_LENGTH): UserPattern {
+  if (source.length > maxLength) {
+    throw new InvalidQueryError(`invalid ${what} regular expression: ${source.length} characters, ${maxLength} at most`);
   }
   try {
     return new RE2(source, flags);
   } catch (e) {
     throw new InvalidQueryError(`invalid ${what} regular expression: ${explain(source, (e as Error).message)} (patterns use RE2 syntax: https://github.com/google/re2/wiki/Syntax)`);
   }
+}
+
+/** Where a pattern matches in a text, as [start, end) pairs (at most `max`; empty matches skipped), for highlighting. */
+export function matchRanges(re: UserPattern, text: string, max = 50): [number, number][] {
+  const g = re.global ? re : new RE2(re, `${re.flags}g`);
+  g.lastIndex = 0;
+  const out: [number, number][] = [];
+  for (let m = g.exec(text); m && out.length < max; m = g.exec(text)) {
+    if (!m[0].length) {
+      g.lastIndex++;
+      continue;
+    }
+    out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
 }

@@ -35,6 +35,15 @@ describe('config', () => {
     expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { retries: -1 } })).toThrow(/"ingest.retries" must be a whole number, 0 or more, got -1/);
     expect(validateConfig({ prow: { url: 'http://x' }, ingest: { retries: 0 } }).ingest).toEqual({ retries: 0 });
   });
+  it('takes regexes as RE2 does (the engine of every pattern) and names the key of one it refuses', () => {
+    expect(() => validateConfig({ prow: { url: 'http://x', jobs: '(a)\\1' } })).toThrow(/"prow.jobs" is not a valid regular expression: backreferences/);
+    expect(() => validateConfig({ prow: { url: 'http://x' }, ignoreTests: ['^ok', 'x(?=y)'] })).toThrow(/"ignoreTests\[1\]" is not a valid regular expression: lookahead/);
+    const gate = (blockingJobs: string[], informingJobs: string[] = []) => ({ prow: { url: 'http://x' }, promotion: [{ name: 'g', blockingJobs, informingJobs }] });
+    expect(() => validateConfig(gate(['a', '(?<!b)c']))).toThrow(/"promotion\[0\].blockingJobs\[1\]" is not a valid regular expression: lookahead and lookbehind/);
+    expect(() => validateConfig(gate(['a'], ['x'.repeat(2001)]))).toThrow(/"promotion\[0\].informingJobs\[0\]" is not a valid regular expression: 2001 characters, 2000 at most/);
+    // (.+)+X is fine for RE2: linear in the text
+    expect(validateConfig({ prow: { url: 'http://x', jobs: '(.+)+X' } }).prow.jobs).toBe('(.+)+X');
+  });
   it('reads ingest.since and retention as durations, and refuses a since beyond the retention', () => {
     const prow = { url: 'http://x' };
     expect(historyBounds(validateConfig({ prow }))).toEqual({ retentionSeconds: 90 * 86_400 });

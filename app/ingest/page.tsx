@@ -2,8 +2,8 @@
 // sources that failed without failing them, the runs kept pending and why, the files that could not
 // be parsed. The freshness line links here when the latest pass failed.
 import type { Metadata } from 'next';
-import { ingestLog, parseIngestLogQuery, type IngestLog, type PendingWhy } from '@/lib/answers/ingestLog';
-import { getDb } from '@/lib/server/context';
+import type { IngestLog, PendingWhy } from '@/lib/answers/ingestLog';
+import { answer } from '@/lib/server/answerPool';
 import { runHref } from '../components/Evidence';
 import { flatParams, jobHref, safeUrl, shortTime, type SearchParams } from '../components/format';
 import { pageData } from '../components/pageData';
@@ -16,8 +16,7 @@ const WHY: Record<PendingWhy, string> = { running: 'running', retrying: 'finishe
 
 export default async function IngestPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const p = flatParams(await searchParams);
-  const db = await getDb();
-  const result = await pageData(() => ingestLog(db, parseIngestLogQuery(p)));
+  const result = await pageData(() => answer('ingestLog', p));
   return (
     <>
       <h1>Ingest log</h1>

@@ -1,7 +1,6 @@
 // All jobs with their pass rate in the window, worst first.
 import type { Metadata } from 'next';
-import { listJobs, parseJobsQuery } from '@/lib/answers/jobs';
-import { getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 import { runHref } from '../components/Evidence';
 import { flatParams, hrefWith, jobHref, pct, shortTime, type SearchParams } from '../components/format';
 import { pageData } from '../components/pageData';
@@ -12,8 +11,7 @@ export const metadata: Metadata = { title: 'Jobs', description: 'CI jobs and the
 
 export default async function JobsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const p = flatParams(await searchParams);
-  const db = await getDb();
-  const result = await pageData(() => listJobs(db, parseJobsQuery(p)));
+  const result = await pageData(() => answer('jobs', p));
   return (
     <>
       <h1>Jobs</h1>

@@ -3,8 +3,7 @@
 // about each stream's payloads. Same data as `buildcop promotion --json` and /api/promotion.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { parsePromotionQuery, promotionStatus } from '@/lib/answers/promotion';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 import { flatParams, hrefWith, shortTime, type SearchParams } from '../components/format';
 import { pageData } from '../components/pageData';
 import GateCard from '../components/promotion/GateCard';
@@ -19,8 +18,7 @@ export const metadata: Metadata = {
 
 export default async function PromotionPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const p = flatParams(await searchParams);
-  const config = getConfig();
-  const result = await pageData(async () => promotionStatus(await getDb(), config, parsePromotionQuery(p)));
+  const result = await pageData(() => answer('promotion', p));
   if (!result.ok) {
     return (
       <>

@@ -1,31 +1,54 @@
-// Search failure text and test names by regex: matching runs per day against all runs, grouped by test.
+// Search build logs, failure texts and bugs by regex (RE2), as ci-search does: matching runs per day
+// against all runs, log matches by job, failure matches by test, bugs, with context lines.
 import type { Metadata } from 'next';
-import { parseSearchQuery, search } from '@/lib/answers/search';
-import { getDb } from '@/lib/server/context';
+import { DEFAULT_CONTEXT } from '@/lib/answers/search';
+import { answer } from '@/lib/server/answerPool';
 import { COLORS } from '../components/charts/colors';
 import DailyChart from '../components/charts/DailyChart';
-import { runHref } from '../components/Evidence';
 import { daysBetween, flatParams, hrefWith, shortTime, WINDOW_NAMES, type SearchParams } from '../components/format';
-import Highlight from '../components/Highlight';
 import { pageData } from '../components/pageData';
 import QueryError from '../components/QueryError';
+import { BugMatches, FailureGroups, LogGroups } from '../components/search/SearchGroups';
+
+const KINDS = [
+  { value: 'logs', label: 'build logs' },
+  { value: 'failures', label: 'failure texts and test names' },
+  { value: 'bugs', label: 'bugs' },
+] as const;
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
   const q = flatParams(await searchParams).q;
-  return { title: q ? `Search: ${q}` : 'Search', description: 'Failures whose text or test name matches a regular expression.' };
+  return { title: q ? `Search: ${q}` : 'Search', description: 'Build logs, failure texts and bugs matching a regular expression.' };
 }
 
 export default async function SearchPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const p = flatParams(await searchParams);
-  const result = p.q ? await pageData(async () => search(await getDb(), parseSearchQuery(p))) : undefined;
+  const raw = await searchParams;
+  const p = flatParams(raw);
+  // the form's checkboxes give in=logs&in=bugs; links and the API give in=logs,bugs
+  const inList = ([] as string[]).concat(raw.in ?? []).join(',') || undefined;
+  const params = { ...p, in: inList };
+  const result = p.q ? await pageData(() => answer('search', params)) : undefined;
   const window = p.window || '14d';
+  const chosen = new Set((inList ?? KINDS.map((k) => k.value).join(',')).split(','));
   return (
     <>
-      <h1>Search failures</h1>
-      <form method="get" action="/search" className="filters" role="search" aria-label="Search failures">
+      <h1>Search</h1>
+      <form method="get" action="/search" className="filters" role="search" aria-label="Search build logs, failures and bugs">
         <label>
-          Regular expression (failure text or test name)
+          Regular expression (RE2)
           <input type="search" name="q" defaultValue={p.q ?? ''} spellCheck={false} autoComplete="off" size={40} required />
+        </label>
+        <fieldset className="inline">
+          <legend>In</legend>
+          {KINDS.map((k) => (
+            <label key={k.value}>
+              <input type="checkbox" name="in" value={k.value} defaultChecked={chosen.has(k.value)} /> {k.label}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Context lines
+          <input type="number" name="context" min={0} max={20} defaultValue={p.context ?? String(DEFAULT_CONTEXT)} />
         </label>
         <label>
           Window
@@ -48,26 +71,28 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       </form>
       {!result ? (
         <p className="muted">
-          Searches the failure messages and test names of the window, for example <code>TLS handshake timeout</code> or <code>{'ResourceVersion: a: "\\d+"'}</code>.
+          Searches the build logs (the job&apos;s and its failed steps&apos;, their last 20 MiB), the failure texts and test names of the window&apos;s runs, and bug texts,
+          for example <code>Will promote</code>, <code>TLS handshake timeout</code> or <code>{'ResourceVersion: a: "\\d+"'}</code>.
         </p>
       ) : !result.ok ? (
         <QueryError message={result.error} />
       ) : (
         <>
           <p className="lede" aria-live="polite">
-            <strong data-testid="matching-runs">{result.data.matchingRuns}</strong> of {result.data.totalRuns} runs had a matching failure in {result.data.tests} test{result.data.tests === 1 ? '' : 's'} (
-            {result.data.window} to <time dateTime={result.data.to}>{shortTime(result.data.to)}</time>).
-            {result.data.truncated && <strong> Only the newest failures were searched; narrow the window.</strong>}{' '}
-            {!p.at && (
-              <a href={hrefWith('/search', { ...p, at: result.data.to })}>
-                Permanent link
-              </a>
-            )}
+            <strong data-testid="matching-runs">{result.data.matchingRuns}</strong> of {result.data.totalRuns} runs matched in {result.data.in.join(', ')} (
+            {result.data.window} to <time dateTime={result.data.to}>{shortTime(result.data.to)}</time>).{' '}
+            {!p.at && <a href={hrefWith('/search', { ...params, at: result.data.to })}>Permanent link</a>}
           </p>
+          {result.data.partial && (
+            <p className="notice warn" role="status" data-testid="search-partial">
+              Stopped early ({result.data.partial.reason}, after {(result.data.partial.afterMs / 1000).toFixed(1)} s): searched {result.data.partial.covered}. Narrow the window, the job
+              or the pattern for a complete answer.
+            </p>
+          )}
           <DailyChart
             short
             testId="search-chart"
-            title="Runs per day, all and with a matching failure"
+            title="Runs per day, all and with a match"
             data={(() => {
               const byDay = new Map(result.data.perDay.map((d) => [d.day, d]));
               return daysBetween(result.data.from, result.data.to).map((day) => {
@@ -81,38 +106,13 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
             ]}
             lines={[{ key: 'share', label: 'share matching', color: COLORS.line }]}
           />
-          {result.data.results.map((g) => (
-            <section key={g.id} className="search-group" aria-labelledby={`g-${g.id}`}>
-              <h2 id={`g-${g.id}`} className="testname">
-                <a href={hrefWith(`/tests/${g.id}`, { at: p.at })}>
-                  <Highlight text={g.test} pattern={result.data.q} />
-                </a>{' '}
-                <span className="muted small">
-                  {g.matches} match{g.matches === 1 ? '' : 'es'}
-                </span>
-              </h2>
-              <ul className="plain">
-                {g.runs.map((r) => (
-                  <li key={`${r.job}/${r.buildId}`} className="search-hit">
-                    <span className={`outcome-${r.outcome} small`}>{r.outcome}</span>{' '}
-                    <a href={runHref(r.job, r.buildId)} className="small">
-                      {r.job} #{r.buildId}
-                    </a>{' '}
-                    <span className="muted small">{shortTime(r.started)}</span>
-                    <pre className="failure-text small">
-                      <Highlight text={r.excerpt} pattern={result.data.q} />
-                    </pre>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-          {result.data.tests > result.data.results.length && (
+          <LogGroups r={result.data} />
+          <FailureGroups r={result.data} at={p.at} />
+          <BugMatches r={result.data} />
+          {(result.data.tests > result.data.results.length || result.data.logJobs > result.data.jobs.length || result.data.matchingBugs > result.data.bugs.length) && (
             <p>
-              Showing {result.data.results.length} of {result.data.tests} tests.{' '}
-              <a href={hrefWith('/search', { ...p, limit: Math.min(1000, result.data.results.length * 4) })}>
-                Show more
-              </a>
+              Showing the first {result.data.results.length || result.data.jobs.length} of each.{' '}
+              <a href={hrefWith('/search', { ...params, limit: Math.min(1000, Math.max(result.data.results.length, result.data.jobs.length, 1) * 4) })}>Show more</a>
             </p>
           )}
         </>

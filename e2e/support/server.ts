@@ -41,13 +41,14 @@ export interface SampleDatabase {
 
 /**
  * The sample world (TEST_WORLD_END) served by an in-process replay server and ingested into a new
- * SQLite file: Deck lists its last 7 days, the first 7 are backfilled from GCS (ingest.since).
+ * SQLite file, or into the (empty) database `dbUrl` names (PostgreSQL: see tests/helpers/databases.ts):
+ * Deck lists its last 7 days, the first 7 are backfilled from GCS (ingest.since).
  */
-export async function prepareSampleDatabase(): Promise<SampleDatabase> {
+export async function prepareSampleDatabase(opts: { dbUrl?: string } = {}): Promise<SampleDatabase> {
   const { dir, truth } = await sampleWorld();
   const server = await replay(dir, { deckWindowHours: 24 * 7 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'buildcop-e2e-'));
-  const dbUrl = `file:${path.join(tmp, 'buildcop.db')}`;
+  const dbUrl = opts.dbUrl ?? `file:${path.join(tmp, 'buildcop.db')}`;
   const config = configFor(dir, server.url, { ingest: { since: '15d' } });
   const db = await openDatabase(dbUrl);
   try {

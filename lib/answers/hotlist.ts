@@ -12,6 +12,7 @@ import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
+import { Budget, type PartialAnswer } from '../budget';
 
 
 export interface HotlistQuery extends JobFilter {
@@ -97,10 +98,13 @@ export interface Hotlist {
   /** tests failing or flaking in the window (same filters) that have no linked bug */
   withoutBug: number;
   items: HotlistItem[];
+  /** present when the time budget ran out or the asker left: the items judged by then */
+  partial?: PartialAnswer;
 }
 
 
-export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[] } = {}): Promise<Hotlist> {
+export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests?: string[]; budget?: Budget } = {}): Promise<Hotlist> {
+  const budget = opts.budget ?? Budget.unlimited();
   const span = windowSpan(q.window, q.at);
   const jobList = await loadJobs(db);
   const allowed = filterJobs(jobList, q);
@@ -126,7 +130,10 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   // Verdicts are judged on the 14 days before `at`, whatever the window: the same test has the same
   // verdict on every tab. Filtering or sorting by them needs every candidate's; else the page's.
   const needAll = !!q.classification || q.sort === 'severity';
-  const verdicts = await verdictsAt(db, q.at, needAll ? ranked : ranked.slice(0, q.limit));
+  const toJudge = needAll ? ranked : ranked.slice(0, q.limit);
+  const verdicts = await verdictsWithin(db, q.at, toJudge, budget);
+  // out of time: only the tests judged by then are listed
+  if (verdicts.size < toJudge.length) ranked = ranked.filter((id) => verdicts.has(id));
   const verdictOf = (id: number): JudgedVerdict => verdicts.get(id) ?? NO_RECENT_FAILURE;
   if (q.classification) ranked = ranked.filter((id) => verdictOf(id).classification === q.classification);
   if (q.sort === 'severity') {
@@ -173,8 +180,21 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   for (const k of ['job', 'release', 'platform', 'upgrade', 'owner', 'classification', 'noBug', 'test', 'sort'] as const) {
     if (q[k] !== undefined && q[k] !== '' && q[k] !== false) filters[k] = q[k] as string | boolean;
   }
-  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items };
+  const partial = budget.partial(`the verdicts of ${verdicts.size} of ${toJudge.length} tests`);
+  return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items, ...(partial ? { partial } : {}) };
 }
+
+/** Verdicts in chunks, stopping between them once the budget is spent (a test without one is not listed). */
+async function verdictsWithin(db: Database, at: number, ids: number[], budget: Budget): Promise<Map<number, JudgedVerdict>> {
+  const out = new Map<number, JudgedVerdict>();
+  for (let i = 0; i < ids.length; i += VERDICT_CHUNK) {
+    if (budget.check()) break;
+    for (const [id, v] of await verdictsAt(db, at, ids.slice(i, i + VERDICT_CHUNK))) out.set(id, v);
+    for (const id of ids.slice(i, i + VERDICT_CHUNK)) if (!out.has(id)) out.set(id, NO_RECENT_FAILURE);
+  }
+  return out;
+}
+const VERDICT_CHUNK = 250;
 
 /** A test failing in the window but not in the 14 days before `at` (windows longer than the lookback). */
 const NO_RECENT_FAILURE: JudgedVerdict = {

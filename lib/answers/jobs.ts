@@ -3,7 +3,6 @@ import type { Database } from '../store/db';
 import { pendingRunsOf } from '../store/pending';
 import { hotlist, type HotlistItem } from './hotlist';
 import { loadJobs } from '../history/jobs';
-import { escapeRegex } from '../patterns';
 import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
 import { NotFoundError } from '../errors';
 import type { Config } from '../config';
@@ -80,7 +79,7 @@ export async function jobDetail(db: Database, name: string, q: JobsQuery, config
     e.runs++;
     if (r.state in e) (e as unknown as Record<string, number>)[r.state]++;
   }
-  const top = await hotlist(db, { window: q.window, at: q.at, job: `^${escapeRegex(name)}$`, limit: 20 }, { ignoreTests: config?.ignoreTests });
+  const top = await hotlist(db, { window: q.window, at: q.at, jobName: name, limit: 20 }, { ignoreTests: config?.ignoreTests });
   const shown = runs.slice(0, 100).map((r) => ({ ...r, buildId: r.build_id, testSetId: r.test_set_id }));
   const isWrapper = ignoreMatcher(config?.ignoreTests);
   const outcomes = await outcomesOfRuns(db, shown.map((r) => r.id));

@@ -1,11 +1,22 @@
-// Search failures by regex over failure text and test names, grouped by test, with matches per day
-// against all runs (what ci-search's /chart shows). Bounded in time (the window) and in size.
-import type { Database } from '../store/db';
-import { testNames } from '../store/names';
-import { filterJobs, loadJobs } from '../history/jobs';
-import { compileRegex } from '../patterns';
-import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
+// Search as ci-search does: a regex over the build logs of the window's runs (the job's build-log.txt
+// and its failed steps'), their junit failure texts and test names, and bug texts; matches grouped by
+// job (logs) and by test (failures), with context lines, and runs matching per day against all runs
+// (the chart). Candidates come from the trigram index (lib/search/candidates.ts), RE2 confirms on the
+// stored texts, newest runs first, within the time budget: an answer that stops early says how far
+// it got (`partial`), never silently less.
+import { Budget, type PartialAnswer } from '../budget';
 import { InvalidQueryError } from '../errors';
+import { filterJobs, loadJobs } from '../history/jobs';
+import { day, iso, parseAt, parseWindow, WINDOWS, type WindowName } from '../history/window';
+import { compileRegex } from '../patterns';
+import { candidates } from '../search/candidates';
+import { requiredLiterals } from '../search/literals';
+import { MAX_CONTEXT } from '../search/matchLines';
+import { SearchCollector, type SearchGroups } from '../search/collect';
+import type { Database } from '../store/db';
+import { SEARCH_KINDS, type SearchKind } from '../store/searchIndex';
+
+export type SearchIn = SearchKind;
 
 export interface SearchQuery {
   q: string;
@@ -13,81 +24,128 @@ export interface SearchQuery {
   at: number;
   job?: string;
   limit: number;
+  /** what to search: build logs, junit failure texts (and test names), bug texts */
+  in: SearchIn[];
+  /** lines of context around each matching line */
+  context: number;
 }
 
-/** Failure rows examined at most per search; the answer says when it stopped there. */
-export const SEARCH_ROW_CAP = 200_000;
+export const DEFAULT_CONTEXT = 2;
 
 export function parseSearchQuery(p: Record<string, string | undefined>, now = Date.now()): SearchQuery {
-  if (!p.q) throw new InvalidQueryError('missing q: give a regular expression to search failure text and test names for');
+  if (!p.q) throw new InvalidQueryError('missing q: give a regular expression to search build logs, failure texts, test names and bugs for');
   if (p.q.length > 500) throw new InvalidQueryError('q is too long (500 characters at most)');
   compileRegex(p.q, 'search');
   const limit = p.limit ? Number(p.limit) : 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidQueryError(`invalid limit ${JSON.stringify(p.limit)}: use 1 to 1000`);
   if (p.job) compileRegex(p.job, 'job');
-  return { q: p.q, window: parseWindow(p.window ?? '14d'), at: parseAt(p.at, now), job: p.job || undefined, limit };
+  const where = p.in ? [...new Set(p.in.split(',').map((s) => s.trim()).filter(Boolean))] : SEARCH_KINDS;
+  const unknown = where.filter((w) => !SEARCH_KINDS.includes(w as SearchIn));
+  if (unknown.length || !where.length) throw new InvalidQueryError(`invalid in ${JSON.stringify(p.in)}: use one or more of ${SEARCH_KINDS.join(', ')}, separated by commas`);
+  const context = p.context === undefined || p.context === '' ? DEFAULT_CONTEXT : Number(p.context);
+  if (!Number.isInteger(context) || context < 0 || context > MAX_CONTEXT) throw new InvalidQueryError(`invalid context ${JSON.stringify(p.context)}: use 0 to ${MAX_CONTEXT} lines`);
+  return {
+    q: p.q, window: parseWindow(p.window ?? '14d'), at: parseAt(p.at, now), job: p.job || undefined, limit,
+    in: SEARCH_KINDS.filter((k) => where.includes(k)), context,
+  };
 }
 
-export async function search(db: Database, s: SearchQuery) {
-  const re = compileRegex(s.q, 'search');
+/** Runs (or bugs) read and matched together: one query each for their texts. */
+const BATCH = 40;
+
+export interface SearchResult extends SearchGroups {
+  q: string;
+  window: WindowName;
+  from: string;
+  to: string;
+  in: SearchIn[];
+  context: number;
+  /** the answer stopped before searching everything (partial says where) */
+  truncated: boolean;
+  /** runs of the window (job filter applied) */
+  totalRuns: number;
+  /** candidates the index gave, per kind searched (RE2 read each) */
+  candidates: Partial<Record<SearchIn, number>>;
+  perDay: { day: string; runs: number; matchingRuns: number; logRuns: number; failureRuns: number }[];
+  partial?: PartialAnswer;
+}
+
+export async function search(db: Database, s: SearchQuery, opts: { budget?: Budget } = {}): Promise<SearchResult> {
+  const budget = opts.budget ?? Budget.unlimited();
+  const re = compileRegex(s.q, 'search', 'g');
+  const literals = requiredLiterals(s.q);
   const from = s.at - WINDOWS[s.window];
   const jobs = await loadJobs(db);
   const allowed = filterJobs(jobs, { job: s.job });
   const jobName = new Map(jobs.map((j) => [j.id, j.name]));
 
-  const runs = await db.all<{ id: number; job_id: number; started: number }>('SELECT id, job_id, started FROM run WHERE started >= ? AND started < ?', [from, s.at]);
-  const perDay = new Map<string, { day: string; runs: number; matchingRuns: number }>();
+  const perDay = new Map<string, SearchResult['perDay'][number]>();
   const dayOf = (t: number) => {
     const d = day(t);
     let e = perDay.get(d);
-    if (!e) perDay.set(d, (e = { day: d, runs: 0, matchingRuns: 0 }));
+    if (!e) perDay.set(d, (e = { day: d, runs: 0, matchingRuns: 0, logRuns: 0, failureRuns: 0 }));
     return e;
   };
-  for (const r of runs) if (!allowed || allowed.has(r.job_id)) dayOf(r.started).runs++;
+  let totalRuns = 0;
+  for (const [jobId, started] of await db.rows('SELECT job_id, started FROM run WHERE started >= ? AND started < ?', [from, s.at])) {
+    if (allowed && !allowed.has(Number(jobId))) continue;
+    dayOf(Number(started)).runs++;
+    totalRuns++;
+  }
 
-  const rows = await db.all<{ run_id: number; test_id: number; job_id: number; started: number; outcome: number; message: string; build_id: string; url: string }>(
-    `SELECT o.run_id, o.test_id, o.job_id, o.started, o.outcome, o.message, r.build_id, r.url
-     FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.started >= ? AND o.started < ? ORDER BY o.started DESC LIMIT ?`,
-    [from, s.at, SEARCH_ROW_CAP + 1],
-  );
-  const truncated = rows.length > SEARCH_ROW_CAP;
-  const names = await testNames(db, rows.map((r) => r.test_id));
-  const byTest = new Map<number, { test: string; id: string; matches: number; runs: { job: string; buildId: string; url: string; started: string; outcome: string; excerpt: string }[] }>();
-  const matchingRuns = new Set<number>();
-  for (const row of rows.slice(0, SEARCH_ROW_CAP)) {
-    if (allowed && !allowed.has(row.job_id)) continue;
-    const t = names.get(row.test_id);
-    if (!t) continue;
-    const m = re.exec(row.message);
-    if (!m && !re.test(t.name)) continue;
-    let g = byTest.get(row.test_id);
-    if (!g) byTest.set(row.test_id, (g = { test: t.name, id: t.hash, matches: 0, runs: [] }));
-    g.matches++;
-    if (g.runs.length < 20) {
-      const at = m ? m.index : 0;
-      g.runs.push({
-        job: jobName.get(row.job_id) ?? '', buildId: row.build_id, url: row.url, started: iso(row.started),
-        outcome: row.outcome === 1 ? 'failed' : 'flaked', excerpt: row.message.slice(Math.max(0, at - 200), at + 300),
-      });
-    }
-    if (!matchingRuns.has(row.run_id)) {
-      matchingRuns.add(row.run_id);
-      dayOf(row.started).matchingRuns++;
+  // the runs to read, newest first, each with the kinds it is a candidate for
+  const counts: SearchResult['candidates'] = {};
+  const runKinds = new Map<number, { started: number; logs: boolean; failures: boolean }>();
+  for (const kind of s.in.filter((k) => k !== 'bugs')) {
+    const found = await candidates(db, literals, { kind, from, to: s.at, jobs: allowed });
+    counts[kind] = found.length;
+    for (const c of found) {
+      let e = runKinds.get(c.id);
+      if (!e) runKinds.set(c.id, (e = { started: c.started, logs: false, failures: false }));
+      e[kind as 'logs' | 'failures'] = true;
     }
   }
-  const groups = [...byTest.values()].sort((a, b) => b.matches - a.matches || (a.test < b.test ? -1 : 1));
+  const order = [...runKinds].sort((a, b) => b[1].started - a[1].started || b[0] - a[0]);
+  const collect = new SearchCollector(db, re, s.context, s.limit, jobName);
+  let read = 0;
+  for (let i = 0; i < order.length && !budget.check(); i += BATCH) {
+    const batch = order.slice(i, i + BATCH);
+    const matched = await collect.runs(batch.map(([id, k]) => ({ id, ...k })), budget);
+    read += matched.read;
+    for (const m of matched.runs) {
+      const d = dayOf(m.started);
+      d.matchingRuns++;
+      if (m.logs) d.logRuns++;
+      if (m.failures) d.failureRuns++;
+    }
+  }
+  let bugsRead = 0;
+  let bugCount = 0;
+  if (s.in.includes('bugs') && !budget.check()) {
+    const found = await candidates(db, literals, { kind: 'bugs', from, to: s.at, jobs: null });
+    counts.bugs = bugCount = found.length;
+    for (let i = 0; i < found.length && !budget.check(); i += BATCH) bugsRead += await collect.bugs(found.slice(i, i + BATCH).map((c) => c.id), budget);
+  }
+
+  const covered = () => {
+    const parts: string[] = [];
+    if (order.length) parts.push(read < order.length ? `${read} of ${order.length} candidate runs, those started since ${read ? iso(order[read - 1][1].started) : iso(s.at)}` : `all ${order.length} candidate runs`);
+    if (s.in.includes('bugs')) parts.push(counts.bugs === undefined ? 'no bugs' : `${bugsRead} of ${bugCount} candidate bugs`);
+    return parts.join('; ');
+  };
+  const partial = budget.partial(budget.stopped ? covered() : undefined);
   return {
     q: s.q,
     window: s.window,
     from: iso(from),
     to: iso(s.at),
-    truncated,
-    matchingRuns: matchingRuns.size,
-    totalRuns: [...perDay.values()].reduce((n, d) => n + d.runs, 0),
-    tests: groups.length,
-    results: groups.slice(0, s.limit),
+    in: s.in,
+    context: s.context,
+    truncated: !!partial,
+    ...collect.groups(),
+    totalRuns,
+    candidates: counts,
     perDay: [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : 1)),
+    ...(partial ? { partial } : {}),
   };
 }
-
-export type SearchResult = Awaited<ReturnType<typeof search>>;

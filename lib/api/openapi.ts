@@ -22,7 +22,8 @@ const path = (name: string, description: string) => ({ name, in: 'path', require
 
 const WINDOW = q('window', 'Time window ending at `at`.', { type: 'string', enum: ['24h', '3d', '7d', '14d', '30d', '90d'], default: '7d' });
 const AT = q('at', 'End of the window (ISO time, or YYYY-MM-DD); default now. A link with `at` shows the same numbers forever.', { type: 'string', format: 'date-time' });
-const JOB = q('job', 'Regular expression over job names.');
+const JOB = q('job', 'Regular expression over job names (RE2 syntax).');
+const BUDGET = q('budget', 'Milliseconds the answer may take, less than its default (search 15000, others 20000; 60000 at most); past it the answer stops and says so in `partial`.', { type: 'integer', minimum: 0 });
 
 const ok = (schema: Schema, description = 'OK') => ({ description, content: { 'application/json': { schema } } });
 // every route may answer 503 when the database cannot be reached (lib/server/api.ts)
@@ -37,7 +38,7 @@ const errors = (codes: number[]) =>
         408: 'The body did not arrive in time',
         413: 'The body is too large',
         429: 'Too many sign-in attempts from this client (a token sent is one): try again after Retry-After seconds',
-        503: 'Database unavailable, or (sign-in) too many bodies being sent at once: try again (Retry-After says when)',
+        503: 'Database unavailable, the server busy, or the answer stopped past twice its budget; (sign-in) too many bodies being sent at once: try again (Retry-After says when)',
       }[c] ?? 'Error'),
     ]),
   );
@@ -124,11 +125,40 @@ const runDetail = obj({
   parseErrors: arr(obj({ file: str(), message: str() })), ingestedAt: iso(),
 });
 
-const searchResult = obj({
-  q: str(), window: str(), from: iso(), to: iso(), truncated: bool('stopped at the row cap; narrow the window'), matchingRuns: int(), totalRuns: int(), tests: int(),
-  results: arr(obj({ test: str(), id: str(), matches: int(), runs: arr(obj({ job: str(), buildId: str(), url: str(), started: iso(), outcome: str(), excerpt: str() })) })),
-  perDay: arr(obj({ day: str(), runs: int(), matchingRuns: int() })),
-});
+const partial = obj(
+  {
+    reason: { type: 'string', enum: ['time budget', 'client went away'] }, afterMs: int('milliseconds spent before stopping'),
+    covered: str('what the answer covers, e.g. the candidate runs read (newest first)'),
+  },
+  ['reason', 'afterMs'],
+);
+const marks = arr(arr(int()));
+const matchedLine = obj({ line: int('1-based, in the text searched'), text: str(), marks: { ...marks, description: 'matches in text, [start, end)' }, before: arr(str()), after: arr(str()) });
+const searchResult = obj(
+  {
+    q: str(), window: str(), from: iso(), to: iso(), in: arr({ type: 'string', enum: ['logs', 'failures', 'bugs'] }), context: int('context lines'),
+    truncated: bool('stopped before searching everything: see partial'), matchingRuns: int('runs with a match in their build logs or failures'), totalRuns: int(),
+    tests: int('tests with a matching failure'),
+    results: arr(obj({
+      test: str(), id: str(), testMarks: marks, matches: int(),
+      runs: arr(obj({ job: str(), buildId: str(), url: str(), started: iso(), outcome: str(), excerpt: str(), excerptMarks: marks, lines: arr(matchedLine) })),
+    })),
+    logJobs: int('jobs with a matching build log'),
+    jobs: arr(obj({
+      job: str(), matchingRuns: int(), matches: int(),
+      runs: arr(obj({
+        buildId: str(), url: str(), started: iso(), state: str(),
+        files: arr(obj({ path: str('build-log.txt, or a failed step\'s artifacts/<test>/<step>/build-log.txt'), size: int('bytes of the file'), tailStart: int('where the searched tail (its last 20 MiB) starts'), matches: int(), lines: arr(matchedLine) })),
+      })),
+    })),
+    matchingBugs: int(),
+    bugs: arr(obj({ tracker: str(), id: str(), url: str(), summary: str(), status: str(), matches: int(), lines: arr(matchedLine) })),
+    candidates: { type: 'object', additionalProperties: int(), description: 'per kind searched, the documents the trigram index gave (RE2 read each)' },
+    perDay: arr(obj({ day: str(), runs: int(), matchingRuns: int('runs with a match in any of the kinds searched'), logRuns: int(), failureRuns: int() })),
+    partial: ref('Partial'),
+  },
+  ['q', 'window', 'from', 'to', 'in', 'context', 'truncated', 'matchingRuns', 'totalRuns', 'tests', 'results', 'logJobs', 'jobs', 'matchingBugs', 'bugs', 'candidates', 'perDay'],
+);
 
 const stats = obj({
   runs: int(), runsByState: { type: 'object', additionalProperties: int() }, pendingRuns: int(), jobs: int(), tests: int(), testResults: int(), failures: int(), flakes: int(),
@@ -215,8 +245,9 @@ export function openApiDocument() {
     q('classification', 'Only tests with this verdict.', classification),
     q('noBug', 'Only tests without a linked bug.', { type: 'string', enum: ['true', 'false'] }),
     q('sort', 'failures (the window\'s failed runs, default) or severity (how long and how much a flake fails).', { type: 'string', enum: ['failures', 'severity'] }),
-    q('test', 'Regular expression over test names.'),
+    q('test', 'Regular expression over test names (RE2 syntax).'),
     q('limit', 'Items at most (1..10000).', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+    BUDGET,
   ];
   return {
     openapi: '3.1.0',
@@ -232,9 +263,15 @@ export function openApiDocument() {
       '/api/jobs/{name}': get('One job: daily pass rate, recent runs, most failing tests', 'buildcop job NAME', [path('name', 'job name'), WINDOW, AT], ref('JobDetail'), [400, 404]),
       '/api/runs/{job}/{buildId}': get('One run: state, refs, failed and flaked tests, parse errors', 'buildcop run JOB BUILD_ID', [path('job', 'job name'), path('buildId', 'Prow build id')], ref('RunDetail'), [404]),
       '/api/search': get(
-        'Failures whose text or test name matches a regex, grouped by test, with matches per day',
+        'Build logs, failure texts (and test names) and bug texts matching a regex, grouped by job and test, with context lines and matching runs per day',
         'buildcop search REGEX',
-        [q('q', 'Regular expression (at most 500 characters).', str(), true), { ...WINDOW, schema: { ...WINDOW.schema, default: '14d' } }, AT, JOB, q('limit', 'Tests at most (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 50 })],
+        [
+          q('q', 'Regular expression, RE2 syntax (at most 500 characters; no backreferences or lookaround).', str(), true), { ...WINDOW, schema: { ...WINDOW.schema, default: '14d' } }, AT, JOB,
+          q('limit', 'Tests, jobs and bugs at most, each (1..1000).', { type: 'integer', minimum: 1, maximum: 1000, default: 50 }),
+          q('in', 'What to search, comma-separated: logs (the job\'s and failed steps\' build-log.txt, their last 20 MiB), failures (junit failure texts and test names), bugs.', { type: 'string', default: 'logs,failures,bugs' }),
+          q('context', 'Lines of context around each matching line (0..20).', { type: 'integer', minimum: 0, maximum: 20, default: 2 }),
+          BUDGET,
+        ],
         ref('SearchResult'),
       ),
       '/api/stats': get('Database totals and the last ingest', 'buildcop stats', [], ref('Stats'), []),
@@ -297,7 +334,11 @@ export function openApiDocument() {
       schemas: {
         Error: obj({ error: str('what was wrong and how to fix it'), detail: str('the underlying error, where there is one; for a 500, where the server logged it'), id: str('500 only: the id under which the server logged the error') }, ['error']),
         BugRef: bugRef,
-        Hotlist: obj({ window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem) }),
+        Hotlist: obj(
+          { window: str(), from: iso(), to: iso(), filters: { type: 'object' }, totalItems: int(), withoutBug: int('failing tests without a linked bug'), items: arr(hotlistItem), partial: ref('Partial') },
+          ['window', 'from', 'to', 'filters', 'totalItems', 'withoutBug', 'items'],
+        ),
+        Partial: partial,
         TestDetail: testDetail,
         JobSummary: jobSummary,
         JobDetail: jobDetail,

@@ -5,7 +5,8 @@ import { ingestLog, parseIngestLogQuery, reportedProblems } from '../answers/ing
 import { jobDetail, listJobs, parseJobsQuery, type JobDetail } from '../answers/jobs';
 import { runDetail } from '../answers/runDetail';
 import { loadConfigIfPresent } from '../config';
-import { parseSearchQuery, search } from '../answers/search';
+import { parseSearchQuery, search, type SearchResult } from '../answers/search';
+import type { MatchedLine } from '../search/matchLines';
 import { openDatabase } from '../store/db';
 import { parse, printJson, shownOf, UsageError } from './args';
 import type { Command } from './command';
@@ -90,25 +91,52 @@ export const runCommand: Command = {
 };
 
 export const searchCommand: Command = {
-  usage: 'Usage: buildcop search REGEX [--window 14d] [--at ISO] [--job REGEX] [--limit N] [--json]',
+  usage: 'Usage: buildcop search REGEX [--in logs,failures,bugs] [--context N] [--window 14d] [--at ISO] [--job REGEX] [--limit N] [--json]',
   async run(argv) {
-    const { values: v, positionals } = parse(argv, { ...WINDOW, job: { type: 'string' }, limit: { type: 'string' } }, true);
+    const { values: v, positionals } = parse(argv, { ...WINDOW, job: { type: 'string' }, limit: { type: 'string' }, in: { type: 'string' }, context: { type: 'string' } }, true);
     if (positionals.length !== 1) throw new UsageError('give exactly one regular expression (quote it)');
-    const r = await search(await openDatabase(v.db), parseSearchQuery({ q: positionals[0], window: v.window, at: v.at, job: v.job, limit: v.limit }));
+    const q = parseSearchQuery({ q: positionals[0], window: v.window, at: v.at, job: v.job, limit: v.limit, in: v.in, context: v.context });
+    const r = await search(await openDatabase(v.db), q);
     if (v.json) printJson(r);
-    else {
-      out(`${r.matchingRuns} of ${r.totalRuns} runs matched in ${r.tests} test${r.tests === 1 ? '' : 's'} (${r.window} ${r.from} .. ${r.to})${r.truncated ? ' [truncated]' : ''}`);
-      for (const d of r.perDay) out(`  ${d.day} ${String(d.matchingRuns).padStart(4)} / ${d.runs}`);
-      for (const g of r.results) {
-        out(`${String(g.matches).padStart(5)}  ${g.test}`);
-        for (const run of g.runs.slice(0, 3)) out(`         ${run.started} ${run.job} ${run.buildId} ${run.url}`);
-      }
-      const more = shownOf(r.results.length, r.tests, 'tests', `--limit ${Math.min(r.tests, 1000)} shows more`);
-      if (more) out(more);
-    }
+    else printSearch(r);
     return 0;
   },
 };
+
+function printSearch(r: SearchResult): void {
+  const lines = (ls: MatchedLine[], indent: string) => {
+    for (const l of ls) {
+      for (const b of l.before) out(`${indent}  ${b}`);
+      out(`${indent}${String(l.line).padStart(6)}: ${l.text}`);
+      for (const a of l.after) out(`${indent}  ${a}`);
+    }
+  };
+  out(`${r.matchingRuns} of ${r.totalRuns} runs matched (${r.in.join(', ')}; ${r.window} ${r.from} .. ${r.to})${r.partial ? ` [partial: ${r.partial.reason} after ${r.partial.afterMs} ms; ${r.partial.covered ?? ''}]` : ''}`);
+  for (const d of r.perDay) out(`  ${d.day} ${String(d.matchingRuns).padStart(4)} / ${d.runs}`);
+  if (r.jobs.length) out(`Build logs: ${r.logJobs} job${r.logJobs === 1 ? '' : 's'}`);
+  for (const j of r.jobs) {
+    out(`${String(j.matchingRuns).padStart(5)} runs  ${j.job}`);
+    for (const run of j.runs.slice(0, 3)) {
+      out(`         ${run.started} ${run.buildId} ${run.url}`);
+      for (const f of run.files) {
+        out(`           ${f.path} (${f.matches} match${f.matches === 1 ? '' : 'es'})`);
+        lines(f.lines.slice(0, 3), '           ');
+      }
+    }
+  }
+  if (r.results.length) out(`Failures: ${r.tests} test${r.tests === 1 ? '' : 's'}`);
+  for (const g of r.results) {
+    out(`${String(g.matches).padStart(5)}  ${g.test}`);
+    for (const run of g.runs.slice(0, 3)) out(`         ${run.started} ${run.job} ${run.buildId} ${run.url}`);
+  }
+  const more = shownOf(r.results.length, r.tests, 'tests', `--limit ${Math.min(r.tests, 1000)} shows more`);
+  if (more) out(more);
+  if (r.bugs.length) out(`Bugs: ${r.matchingBugs}`);
+  for (const b of r.bugs) {
+    out(`${String(b.matches).padStart(5)}  ${b.tracker} ${b.id} ${b.status} ${b.summary}`);
+    lines(b.lines.slice(0, 2), '       ');
+  }
+}
 
 export const healthCommand: Command = {
   usage: 'Usage: buildcop health [--db URL] [--json]',

@@ -6,7 +6,10 @@ import type { JobInfo } from './types';
 import { compileRegex } from '../patterns';
 
 export interface JobFilter {
+  /** regex over job names (a user's) */
   job?: string;
+  /** exactly this job (a job page's; a name may be longer than any pattern) */
+  jobName?: string;
   release?: string;
   platform?: string;
   upgrade?: boolean;
@@ -22,11 +25,11 @@ export async function loadJobs(db: Database): Promise<JobInfo[]> {
 
 /** The ids of the jobs the filter keeps, or null when it keeps all. */
 export function filterJobs(jobs: JobInfo[], f: JobFilter): Set<number> | null {
-  if (!f.job && !f.release && !f.platform && f.upgrade === undefined) return null;
+  if (!f.job && f.jobName === undefined && !f.release && !f.platform && f.upgrade === undefined) return null;
   const re = f.job ? compileRegex(f.job, 'job') : undefined;
   return new Set(
     jobs
-      .filter((j) => (!re || re.test(j.name)) && (!f.release || j.release === f.release) && (!f.platform || j.platform === f.platform) && (f.upgrade === undefined || j.upgrade === f.upgrade))
+      .filter((j) => (!re || re.test(j.name)) && (f.jobName === undefined || j.name === f.jobName) && (!f.release || j.release === f.release) && (!f.platform || j.platform === f.platform) && (f.upgrade === undefined || j.upgrade === f.upgrade))
       .map((j) => j.id),
   );
 }

@@ -37,7 +37,7 @@ export interface RunRecord {
  * A file of the run: its bytes, or why it could not be downloaded. `overCap`: it is larger than the
  * size cap (a gzip-encoded object is listed at its compressed size): reading it again gives the same.
  */
-export type RunFile = { path: string; bytes: Buffer } | { path: string; error: string; overCap?: boolean };
+export type RunFile = { path: string; bytes: Buffer } | { path: string; error: string; overCap?: boolean; missing?: boolean };
 
 export interface ListedObject {
   /** path relative to the run folder */
@@ -47,28 +47,59 @@ export interface ListedObject {
 }
 
 const TOP_LEVEL = new Set(['started.json', 'finished.json', 'prowjob.json', 'build-log.txt']);
-const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
+export const OPERATOR_JUNIT = /(^|\/)junit_operator\.xml$/;
 
 export function isJunit(path: string): boolean {
   return path.startsWith('artifacts/') && /(^|\/)junit[^/]*\.xml$/i.test(path);
 }
 
+/**
+ * Which build logs give results: the job's, and (modern layout: openshift-tests output is in the e2e
+ * step's log) an e2e step's when no junit says the same. Other step logs are read for search only.
+ */
+function resultLogs(listing: ListedObject[]): (path: string) => boolean {
+  const hasE2eJunit = listing.some((o) => isJunit(o.path) && !OPERATOR_JUNIT.test(o.path));
+  return (path) => path === 'build-log.txt' || (!hasE2eJunit && E2E_STEP_LOG.test(path));
+}
+
+/** An e2e step's build log: the glob lists them (runFilesGlob). */
+const E2E_STEP_LOG = /^artifacts\/[^/]+\/[^/]*e2e[^/]*\/build-log\.txt$/;
+
 /** The files of a run worth downloading, given its listing. */
 export function selectFiles(objects: ListedObject[], maxBytes: number): { fetch: ListedObject[]; problems: ParseProblem[] } {
   const fetch: ListedObject[] = [];
   const problems: ParseProblem[] = [];
-  const hasE2eJunit = objects.some((o) => isJunit(o.path) && !OPERATOR_JUNIT.test(o.path));
+  const resultLog = resultLogs(objects);
   for (const o of objects) {
-    const wanted =
-      TOP_LEVEL.has(o.path) ||
-      isJunit(o.path) ||
-      // modern layout: openshift-tests output is in the e2e step's log; read it only when no junit says the same
-      (!hasE2eJunit && /^artifacts\/[^/]+\/[^/]*e2e[^/]*\/build-log\.txt$/.test(o.path));
+    const wanted = TOP_LEVEL.has(o.path) || isJunit(o.path) || resultLog(o.path);
     if (!wanted) continue;
     if (o.size > maxBytes) problems.push({ file: o.path, message: `not read: ${o.size} bytes is over the ${maxBytes}-byte cap` });
     else fetch.push(o);
   }
   return { fetch, problems };
+}
+
+/** ci-operator's test case for a multi-stage step's container: "Run multi-stage test e2e-aws - e2e-aws-ipi-install-install container test" */
+const STEP_CASE = /^Run multi-stage test (\S+) - (\S+) container test$/;
+
+/**
+ * The build logs of the steps that failed, by junit_operator.xml's cases, not fetched already:
+ * artifacts/<test>/<step>/build-log.txt (search reads them). The glob lists e2e steps' logs only
+ * (listing every step's made the run listings 2.5 times longer): an e2e step's is taken when
+ * listed, another's is fetched, a missing one being no problem.
+ */
+export function failedStepLogs(operator: RawCase[], listing: ListedObject[], fetched: ReadonlySet<string>): string[] {
+  const listed = new Set(listing.map((o) => o.path));
+  const out = new Set<string>();
+  for (const c of operator) {
+    const m = c.result === 'failed' ? STEP_CASE.exec(c.name) : null;
+    if (!m) continue;
+    const [, test, pod] = m;
+    const step = pod.startsWith(`${test}-`) ? pod.slice(test.length + 1) : pod;
+    const path = `artifacts/${test}/${step}/build-log.txt`;
+    if (!fetched.has(path) && (!E2E_STEP_LOG.test(path) || listed.has(path))) out.add(path);
+  }
+  return [...out];
 }
 
 /** "junit*.xml" in any case, as isJunit takes it */
@@ -270,8 +301,9 @@ export function assembleRun(
   const sound = soundE2eJunit(junits);
   const needLines = !sound || failureWithoutText(junits);
   const logs: BuildLogResult[] = [];
+  const resultLog = resultLogs(listing);
   for (const f of files) {
-    if (!('bytes' in f) || !f.path.endsWith('build-log.txt')) continue;
+    if (!('bytes' in f) || !resultLog(f.path)) continue;
     try {
       logs.push(needLines ? parseBuildLog(f.bytes.toString('utf8'), { passes: !sound }) : { cases: [], failing: [], flaky: [], failTexts: {}, promote: buildLogPromotion(f.bytes) });
     } catch (e) {

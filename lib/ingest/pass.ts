@@ -2,10 +2,12 @@
 // start order, many downloads in flight, stored in batches), remember unfinished ones.
 import { historyBounds, type Config } from '../config';
 import type { ProwRun } from '../parse/types';
+import { compileRegex } from '../patterns';
 import { fetchDeckRuns } from '../sources/deck';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { Catalog } from '../store/catalog';
+import { SearchBases } from '../store/searchIndex';
 import type { Database } from '../store/db';
 import { deckCoveredFrom, recordDeckCoverage } from '../store/backfillCursors';
 import { pruneRunsBefore } from '../store/retention';
@@ -124,8 +126,10 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     // What does not depend on Deck's listing is read while it downloads (on PostgreSQL, round trips
     // that otherwise came one after the other before the first run was fetched).
     const catalogRead = Catalog.forPass(db);
+    const basesRead = SearchBases.forPass(db);
     const pendingRead = listPending(db);
     catalogRead.catch(() => undefined); // awaited below; not an unhandled rejection if Deck fails first
+    basesRead.catch(() => undefined);
     pendingRead.catch(() => undefined);
     const deck = await fetchDeckRuns(http, config.prow.url);
     summary.source = deck.source;
@@ -137,7 +141,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     const present = newest ? Math.min(now, newest) : now;
     const keptFrom = present - bounds.retentionSeconds;
     summary.runsPruned = (await pruneRunsBefore(db, keptFrom)).runs;
-    const jobFilter = config.prow.jobs ? new RegExp(config.prow.jobs) : undefined;
+    const jobFilter = config.prow.jobs ? compileRegex(config.prow.jobs, 'prow.jobs') : undefined;
     const fromDeck = (job: string) => !jobFilter || jobFilter.test(job);
     // runs older than the retention would be pruned by the next pass
     const listed = deck.runs.filter((r) => fromDeck(r.job) && (!r.started || r.started >= keptFrom));
@@ -204,6 +208,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
 
     progress.start(work.length);
     const { catalog, kept } = await catalogRead;
+    const bases = await basesRead;
     const signatures = { digest: catalog.signatureDigest(), load: () => Catalog.storedSignatures(db) };
     const reader = await createRunReader({ config, signatures, http, morePasses: opts.morePasses });
     summary.parsedOn = reader.kind;
@@ -259,7 +264,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
         } while (i < work.length && batch.length < BATCH_RUNS && (ready[i] || (await settlesBy(results[i]!, deadline))));
         readAhead(i);
         await storing; // the previous batch's failure stops the pass here
-        storing = storeBatch(db, catalog, batch, now).then(tally);
+        storing = storeBatch(db, catalog, batch, now, bases).then(tally);
         storing.catch(() => undefined); // awaited at the next batch: not an unhandled rejection meanwhile
       }
       await storing;
@@ -297,6 +302,7 @@ export async function ingestPass(opts: PassOptions): Promise<PassSummary> {
     }
     await recordPassEnd(db, passId, summary, summary.status, summary.message);
     catalog.keep(db);
+    await bases.keep(db);
     await keepKnownRuns(db, known, minStarted);
     return summary;
   } catch (e) {

@@ -4,7 +4,8 @@ import { gcsLocationFromUrl } from '../parse/prowMetadata';
 import type { ParseProblem, ProwRun } from '../parse/types';
 import type { GcsClient } from '../sources/gcs';
 import { HttpClient, HttpError } from '../sources/http';
-import { runFilesGlob, selectFiles, type ListedObject, type RunFile } from './assemble';
+import { failedStepLogs, OPERATOR_JUNIT, runFilesGlob, selectFiles, type ListedObject, type RunFile } from './assemble';
+import { parseJunit } from '../parse/junit';
 import type { FetchedRun } from './runReader';
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -49,15 +50,23 @@ export async function fetchRun(gcs: GcsClient | undefined, run: ProwRun, maxFile
     throw new RunFetchError(`listing gs://${loc.bucket}/${prefix}: ${(e as Error).message}`);
   }
   const { fetch, problems } = selectFiles(listing, maxFileBytes);
-  const files: RunFile[] = await Promise.all(
-    fetch.map(async (o): Promise<RunFile> => {
-      try {
-        return { path: o.path, bytes: await gcs.download(loc.bucket, prefix + o.path, { maxBytes: maxFileBytes }) };
-      } catch (e) {
-        return { path: o.path, error: (e as Error).message, overCap: e instanceof HttpError && e.status === 413 };
-      }
-    }),
-  );
+  const download = async (o: ListedObject): Promise<RunFile> => {
+    try {
+      return { path: o.path, bytes: await gcs.download(loc.bucket, prefix + o.path, { maxBytes: maxFileBytes }) };
+    } catch (e) {
+      const status = e instanceof HttpError ? e.status : 0;
+      return { path: o.path, error: (e as Error).message, overCap: status === 413, missing: status === 404 };
+    }
+  };
+  const files: RunFile[] = await Promise.all(fetch.map(download));
+  // then the logs of the steps that failed, which junit_operator.xml names (search reads them)
+  const operator = files.find((f) => OPERATOR_JUNIT.test(f.path));
+  if (operator && 'bytes' in operator) {
+    const steps = failedStepLogs(parseJunit(operator.bytes).cases, listing, new Set(fetch.map((o) => o.path)));
+    for (const f of await Promise.all(steps.map((path) => download({ path, size: 0, version: '' })))) {
+      if (!('error' in f) || !f.missing) files.push(f);
+    }
+  }
   return { run, gcsPath: `gs://${loc.bucket}/${loc.path}`, files, listing, problems: problems as ParseProblem[] };
 }
 

@@ -2,11 +2,7 @@
 // signatures of its failures. Downloads stay on the main thread (on a reader thread they made that
 // thread the bottleneck); assembling runs either on a reader thread or inline. Runs are assembled in
 // the order they are queued, so signature clustering (first text wins) is the same either way.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { SignatureIndex, type StoredSignature } from '../signatures/clustering';
 import type { Config } from '../config';
@@ -18,6 +14,10 @@ import type { HttpClient } from '../sources/http';
 import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './assemble';
 import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
 import { packFetched, WireDecoder, type WireRun } from './runWire';
+import { bundledWorker } from '../workerBundle';
+import { runSearchText } from '../search/runText';
+import { GramCollector } from '../store/searchGrams';
+import type { RunSearchText } from '../store/searchIndex';
 
 /** A run's files as downloaded, before parsing. */
 export interface FetchedRun {
@@ -32,6 +32,8 @@ export interface AssembledRun {
   record: RunRecord;
   /** per result (same order): the signature of its failure text, or null */
   signatures: ({ hash: string; text: string } | null)[];
+  /** what the search index keeps of it */
+  search: RunSearchText;
 }
 
 export interface RunReader {
@@ -65,6 +67,7 @@ export class RunAssembler {
   /** the test names of the pass: results name their tests by these strings */
   readonly names = new TestNames();
   private readonly isWrapper: (name: string) => boolean;
+  private readonly grams = new GramCollector();
 
   constructor(config: Config, readonly index: SignatureIndex) {
     this.isWrapper = ignoreMatcher(config.ignoreTests);
@@ -83,7 +86,7 @@ export class RunAssembler {
         const s = this.index.assign(r.message);
         return { hash: s.hash, text: s.text };
       });
-      return { record, signatures };
+      return { record, signatures, search: runSearchText(f.files, record.results, this.grams) };
     } catch (e) {
       return new Error(`assembling failed: ${(e as Error).message}`);
     }
@@ -264,52 +267,8 @@ async function startWorker(): Promise<Worker> {
   return worker;
 }
 
-let workerFile: Promise<string> | undefined;
-
-/**
- * The worker's code as one plain-JS file. A worker that loaded the TypeScript sources through tsx
- * spent about 0.5 s of CPU compiling them on a loader thread, every pass; esbuild bundles the same
- * sources in about 40 ms. Bundled once per process from the current sources and named by content
- * (written under a temporary name, then renamed), so it is never stale and concurrent processes
- * never read a half-written file.
- */
-function workerScript(): Promise<string> {
-  workerFile ??= (async () => {
-    const esbuild = await import('esbuild');
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    const out = await esbuild.build({
-      entryPoints: [path.join(here, 'runReaderWorkerMain.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = out.outputFiles[0].contents;
-    // inside the project, so that the bundle's imports of packages resolve from node_modules
-    const dir = path.join(here, '../../node_modules/.cache/buildcop');
-    const file = path.join(dir, `run-reader-worker-${crypto.createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`);
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, code);
-      fs.renameSync(tmp, file);
-      // bundles of earlier sources, unless just written (another process may be about to load it)
-      for (const old of fs.readdirSync(dir)) {
-        const p = path.join(dir, old);
-        try {
-          if (old.startsWith('run-reader-worker-') && p !== file && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { force: true });
-        } catch {
-          // gone already (another process cleaned up)
-        }
-      }
-    }
-    return file;
-  })();
-  return workerFile;
-}
+/** The reader thread's code, bundled at first use (see lib/workerBundle.ts). */
+const workerScript = () => bundledWorker('lib/ingest/runReaderWorkerMain.ts', 'run-reader-worker');
 
 /** Cores from which the reader thread is the default where more passes follow (see createRunReader). */
 export const READER_THREAD_MIN_CORES = 3;

@@ -4,6 +4,7 @@ import type { TestNames } from '../parse/testNames';
 import type { TestResult } from '../parse/types';
 import type { RunFile, RunRecord } from './assemble';
 import type { AssembledRun, FetchedRun } from './runReader';
+import type { RunSearchText } from '../store/searchIndex';
 
 /**
  * Main → thread: the downloaded runs of a message. Their metadata go as one JSON text (cloning the
@@ -67,6 +68,7 @@ export interface WireRun {
   outcomes?: Uint8Array;
   /** results with failure text: [result index, message, signature] */
   notes?: [number, string, { hash: string; text: string } | null][];
+  search?: RunSearchText;
 }
 
 /** Worker side: sends names by their numbers in the pass's TestNames, each new name once. */
@@ -89,7 +91,7 @@ export class WireEncoder {
     // every name numbered since the last message, used by this run or not (the numbering must match)
     const newNames = this.names.names.slice(this.sent);
     this.sent = this.names.names.length;
-    return { id, record, newNames, names, outcomes, notes };
+    return { id, record, newNames, names, outcomes, notes, search: a.search };
   }
 }
 
@@ -107,7 +109,10 @@ export class WireDecoder {
       results[i].message = message;
       signatures[i] = sig;
     }
-    return { record: { ...m.record!, results }, signatures };
+    // a Buffer arrives as a Uint8Array
+    const search = m.search!;
+    for (const l of search.logs) l.body = Buffer.from(l.body.buffer, l.body.byteOffset, l.body.length);
+    return { record: { ...m.record!, results }, signatures, search };
   }
 }
 

@@ -8,6 +8,7 @@ import type { Catalog } from '../store/catalog';
 import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
 import { ensureOutcomeDays } from '../store/partitions';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
+import { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
@@ -48,7 +49,7 @@ const LAZY = { lazyCommit: true };
 const failedTry = (item: RunToStore, error: string) => ({ attempts: item.attempts + 1, error, listedByPass: item.listedByPass });
 
 /** Stores the runs inside the caller's transaction: all runs read in one go, the others pending. */
-async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
+async function storeAll(sql: Sql, catalog: Catalog, bases: SearchBases, items: RunToStore[], now: number): Promise<StoredRun[]> {
   const out: StoredRun[] = [];
   const writes: RunToWrite[] = [];
   for (const item of items) {
@@ -70,16 +71,17 @@ async function storeAll(sql: Sql, catalog: Catalog, items: RunToStore[], now: nu
       out.push({ run, outcome: item.update ? 'updated' : 'new', testResults: record.results.length, parseErrors: record.problems.length, known });
     }
   }
-  await writeRuns(sql, catalog, writes, now);
+  await writeRuns(sql, catalog, writes, now, bases);
   return out;
 }
 
 /**
  * Stores the runs, in order. Throws only when the database cannot be written at all, or cannot be
  * reached (a lost connection, a server restarting): then the pass fails, and its runs, neither
- * stored nor marked as tried, are read again by the next.
+ * stored nor marked as tried, are read again by the next. `bases`: the pass's search bases (else
+ * read now).
  */
-export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number): Promise<StoredRun[]> {
+export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases?: SearchBases): Promise<StoredRun[]> {
   // the day partitions their outcomes go to (PostgreSQL), in a transaction before theirs; when the
   // database refuses one (a full disk, say), the runs of that day are refused, and say why
   let noPartition: Error | undefined;
@@ -87,20 +89,25 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     if (isDatabaseUnavailable(e)) throw e;
     noPartition = e;
   });
+  bases ??= await SearchBases.load(db);
+  const forgetUncommitted = async () => {
+    await catalog.reload(db);
+    await bases.reload(db);
+  };
   try {
-    return await db.tx((sql) => storeAll(sql, catalog, items, now), LAZY);
+    return await db.tx((sql) => storeAll(sql, catalog, bases, items, now), LAZY);
   } catch (e) {
     if (isDatabaseUnavailable(e)) throw e;
-    // Rolled back: ids the catalog learnt in the batch may not exist. One by one now.
-    await catalog.reload(db);
+    // Rolled back: ids the catalog learnt and base trigrams the bases took in the batch may not exist. One by one now.
+    await forgetUncommitted();
   }
   const out: StoredRun[] = [];
   for (const item of items) {
     try {
-      out.push(...(await db.tx((sql) => storeAll(sql, catalog, [item], now), LAZY)));
+      out.push(...(await db.tx((sql) => storeAll(sql, catalog, bases, [item], now), LAZY)));
     } catch (e) {
       if (isDatabaseUnavailable(e)) throw e;
-      await catalog.reload(db);
+      await forgetUncommitted();
       const refusal = noPartition && /^no partition of relation/.test((e as Error).message) ? `${(e as Error).message} (creating it failed: ${noPartition.message})` : (e as Error).message;
       const message = `storing failed: ${refusal}`;
       try {

@@ -1,6 +1,7 @@
 // What a Prow job name says about the run (release, platform, upgrade, …), and who owns a test.
 // Job names follow loose conventions (see ../shared/fixtures/prow-deck/ocp_never_stable.txt), so every
 // field except `kind` and `upgrade` is optional: undefined means "the name does not say".
+import { compileRegex } from '../patterns';
 
 export type JobKind = 'periodic' | 'presubmit' | 'postsubmit' | 'release' | 'other';
 
@@ -148,7 +149,9 @@ export function ignoreMatcher(ignoreTests: string[] | undefined): (name: string)
   const key = JSON.stringify(list);
   let m = matchers.get(key);
   if (!m) {
-    const re = list.length ? new RegExp(list.map((s) => `(?:${s})`).join('|')) : undefined;
+    // the entries are checked one by one (lib/config.ts); joined they may pass the user limit
+    const joined = list.map((s) => `(?:${s})`).join('|');
+    const re = list.length ? compileRegex(joined, 'ignoreTests', '', Infinity) : undefined;
     const seen = new Map<string, boolean>();
     m = (name) => {
       let v = seen.get(name);

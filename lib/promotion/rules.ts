@@ -1,6 +1,7 @@
 // The promotion-gate rules on plain data: which jobs a gate's entries name, each job's latest
 // finished run and failure streak, whether the gate is blocked and why, and its blocked/unblocked
 // timeline. lib/answers/promotion.ts loads the data and calls these.
+import { compileRegex, type UserPattern } from '../patterns';
 
 /** A run of a gate job as the rules see it. Times are Unix seconds; finished is null while running. */
 export interface GateRun {
@@ -36,9 +37,9 @@ export function matchJobEntries(entries: string[], jobNames: Iterable<string>): 
   const names = [...new Set(jobNames)].sort();
   return entries.map((entry) => {
     if (isLiteralJobName(entry)) return { entry, pattern: false, jobs: [entry] };
-    let re: RegExp;
+    let re: UserPattern;
     try {
-      re = new RegExp(entry);
+      re = compileRegex(entry, 'promotion job');
     } catch {
       return { entry, pattern: true, jobs: [] };
     }

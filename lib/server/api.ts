@@ -37,6 +37,8 @@ export async function handle(fn: () => Promise<unknown>): Promise<Response> {
   } catch (e) {
     const err = e as Error & { status?: number };
     if (err.status && err.status >= 400 && err.status < 500) return json({ error: err.message }, err.status);
+    // busy, or an answer stopped past its budget (lib/server/answerPool.ts)
+    if (err.status === 503) return json({ error: err.message }, 503, { 'retry-after': '5' });
     if (isDatabaseUnavailable(err)) return json({ error: 'database unavailable', detail: err.message }, 503, { 'retry-after': '30' });
     return json(internalError(err), 500);
   }

@@ -3,6 +3,8 @@ import { joinComments, type Tracker, type TrackerBug } from '../sources/trackerB
 import { writeKv } from './kv';
 import { selectIn } from './bulk';
 import type { Sql } from './db';
+import { writeBugDocs } from './searchIndex';
+import { GramCollector } from './searchGrams';
 
 export interface StoredBug {
   id: number;
@@ -23,16 +25,29 @@ const UPSERT = `INSERT INTO bug (tracker, bug_id, url, summary, status, resoluti
     resolution = excluded.resolution, description = excluded.description, comments = excluded.comments,
     component = excluded.component, last_change = excluded.last_change, closed_at = excluded.closed_at, fetched_at = excluded.fetched_at`;
 
-/** Inserts or updates bugs (never deletes: links hang off bug rows). */
+let bugGrams: GramCollector | undefined;
+
+/** The trigrams search finds a bug by: those of its summary, description and comments. */
+export function bugTextCodes(summary: string, description: string, comments: string): Int32Array {
+  bugGrams ??= new GramCollector();
+  for (const t of [summary, description, comments]) bugGrams.addString(t);
+  return bugGrams.take();
+}
+
+/** Inserts or updates bugs (never deletes: links hang off bug rows), and their search documents. */
 export async function upsertBugs(db: Sql, bugs: TrackerBug[], now: number): Promise<void> {
   if (!bugs.length) return;
   await db.tx(async (sql) => {
+    const docs: { pk: number; codes: Int32Array }[] = [];
     for (const b of bugs) {
-      await sql.run(UPSERT, [
-        b.tracker, b.bugId, b.url, b.summary, b.status, b.resolution, b.description, joinComments(b.comments), b.component,
+      const comments = joinComments(b.comments);
+      const row = await sql.get<{ id: number }>(`${UPSERT} RETURNING id`, [
+        b.tracker, b.bugId, b.url, b.summary, b.status, b.resolution, b.description, comments, b.component,
         b.lastChange, b.closedAt, now,
       ]);
+      docs.push({ pk: row!.id, codes: bugTextCodes(b.summary, b.description, comments) });
     }
+    await writeBugDocs(sql, docs);
   });
 }
 

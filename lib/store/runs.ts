@@ -8,6 +8,7 @@ import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
 import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
+import { writeSearchRows, type SearchBases } from './searchIndex';
 import { isBroken, rollUp, rollUpStored } from './rollups';
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
@@ -71,7 +72,8 @@ export async function keepKnownRuns(db: Database, runs: Map<string, KnownRun>, s
   keptKnown.keep(db, { since: sinceStarted, newestRun: await newestRunId(db), runs });
 }
 
-function capMessage(s: string): string {
+/** A failure text as stored (search reads it so: lib/search/runText.ts). */
+export function capMessage(s: string): string {
   return s.length <= MESSAGE_CAP ? s : `${s.slice(0, MESSAGE_CAP / 2)}\n...[truncated]...\n${s.slice(-MESSAGE_CAP / 2)}`;
 }
 
@@ -128,7 +130,7 @@ function failureRows(a: AssembledRun, ids: Int32Array, runId: number, jobId: num
  * synchronous helpers, with nothing awaited per run or per failure (V8 compiled this function four
  * times over on a first pass when they were inline: 330 ms of compiler time).
  */
-export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number): Promise<void> {
+export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], now: number, bases: SearchBases): Promise<void> {
   if (!runs.length) return;
   const records = runs.map((r) => r.assembled.record);
   const ids = await catalog.testIds(sql, records.map((rec) => rec.results), records.map((rec) => rec.started));
@@ -161,6 +163,16 @@ export async function writeRuns(sql: Sql, catalog: Catalog, runs: RunToWrite[], 
   }
   await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomes);
   await insertMany(sql, 'parse_error', ['run_id', 'file', 'message'], problems);
+  const logs: Param[][] = [];
+  const docs: Param[][] = [];
+  for (let k = 0; k < runs.length; k++) {
+    const s = runs[k].assembled.search;
+    for (const l of s.logs) logs.push([runIds[k]!, l.path, l.body, l.size, l.tailStart]);
+    bases.docRows('logs', jobIds[k], runIds[k]!, records[k].started, s.logGrams, docs);
+    bases.docRows('failures', jobIds[k], runIds[k]!, records[k].started, s.failureGrams, docs);
+  }
+  bases.flush(docs);
+  await writeSearchRows(sql, logs, docs);
   await rollUpStored(
     sql,
     runs.map((r, k) => ({ id: runIds[k]!, jobId: jobIds[k], started: records[k].started, testSetId: setIds[k], broken: isBroken(records[k].installFailed, rows[k][RUN_FAILED] as number) })),

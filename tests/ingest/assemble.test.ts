@@ -1,7 +1,7 @@
 // How a run's files combine into its record: which files are read, junit vs build log, flakes,
 // install failures, state and refs, and hostile text.
 import { describe, expect, it } from 'vitest';
-import { assembleRun, combineResults, selectFiles, type RunFile } from '../../lib/ingest/assemble';
+import { assembleRun, combineResults, failedStepLogs, selectFiles, type RunFile } from '../../lib/ingest/assemble';
 import { cleanText } from '../../lib/parse/testNames';
 import type { ProwRun, RawCase } from '../../lib/parse/types';
 
@@ -93,5 +93,24 @@ describe('assembleRun', () => {
     expect(cleanText('a\u0000b\u0007c\td\ne')).toBe('abc\td\ne');
     const rec = assembleRun(run, '', [file('artifacts/junit_e2e_1.xml', junit('<testcase name="n&#x1;ul"><failure>bad&#x0;byte</failure></testcase>'))], []);
     expect(rec.results[0].message).not.toContain('\u0000');
+  });
+});
+
+describe('failedStepLogs', () => {
+  it("names the build log of each step junit_operator.xml says failed, once, and not one already read; an e2e step's when listed", () => {
+    const step = (name: string, result: RawCase['result']): RawCase => ({ name, result, message: '', suite: 'step graph' });
+    const cases = [
+      step('Run multi-stage test e2e-aws - e2e-aws-ipi-install-install container test', 'failed'),
+      step('Run multi-stage test e2e-aws - e2e-aws-gather-extra container test', 'passed'),
+      step('Run multi-stage test e2e-aws - e2e-aws-openshift-e2e-test container test', 'failed'),
+      step('Run multi-stage test pre phase', 'failed'),
+      step('install should succeed: overall', 'failed'),
+    ];
+    const e2eLog = 'artifacts/e2e-aws/openshift-e2e-test/build-log.txt';
+    const listing = [{ path: e2eLog, size: 10, version: '1' }];
+    expect(failedStepLogs(cases, listing, new Set())).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt', e2eLog]);
+    // the glob lists e2e steps' logs: one not listed does not exist
+    expect(failedStepLogs(cases, [], new Set())).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt']);
+    expect(failedStepLogs([...cases, cases[0]], listing, new Set([e2eLog]))).toEqual(['artifacts/e2e-aws/ipi-install-install/build-log.txt']);
   });
 });

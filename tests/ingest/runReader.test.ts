@@ -14,7 +14,9 @@ function assembled(buildId: string, results: TestResult[]): AssembledRun {
     baseRef: 'main', commitSha: '', payload: '', results, installFailed: false, problems: [{ file: 'f', message: 'm' }], meta: { a: 1 }, incomplete: false, fingerprint: 'x',
   };
   const signatures = results.map((r) => (r.outcome === 'failed' ? { hash: `h-${r.name}`, text: r.message } : null));
-  return { record, signatures };
+  // what search keeps: a log's compressed bytes arrive as a Buffer again, trigram codes as they were
+  const search = { logs: [{ path: 'build-log.txt', body: Buffer.from(`log of ${buildId}`), size: 10, tailStart: 0 }], logGrams: Int32Array.of(1, 2), failureGrams: new Int32Array(0) };
+  return { record, signatures, search };
 }
 
 describe('run reader wire format', () => {
@@ -37,7 +39,9 @@ describe('run reader wire format', () => {
     expect(m2.newNames).toEqual(['d']);
     // structured cloning, as postMessage does
     expect(dec.decode(structuredClone(m1))).toEqual(first);
-    expect(dec.decode(structuredClone(m2))).toEqual(second);
+    const back = dec.decode(structuredClone(m2));
+    expect(back).toEqual(second);
+    expect(Buffer.isBuffer(back.search.logs[0].body)).toBe(true);
   });
 
   it('sends downloaded runs as one text and one buffer, and gets back the same runs', () => {

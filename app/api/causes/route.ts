@@ -1,9 +1,8 @@
 // GET /api/causes: what `buildcop causes --json` prints, for the same query parameters.
 import type { NextRequest } from 'next/server';
-import { causes, parseCausesQuery } from '@/lib/answers/causes';
-import { handle, params } from '@/lib/server/api';
-import { getConfig, getDb } from '@/lib/server/context';
+import { handle } from '@/lib/server/api';
+import { answerRequest } from '@/lib/server/answerPool';
 
 export async function GET(req: NextRequest) {
-  return handle(async () => causes(await getDb(), parseCausesQuery(params(req)), { ignoreTests: getConfig()?.ignoreTests }));
+  return handle(() => answerRequest('causes', req));
 }

@@ -1,9 +1,8 @@
 // GET /api/search?q=REGEX: what `buildcop search REGEX --json` prints.
 import type { NextRequest } from 'next/server';
-import { parseSearchQuery, search } from '@/lib/answers/search';
-import { handle, params } from '@/lib/server/api';
-import { getDb } from '@/lib/server/context';
+import { handle } from '@/lib/server/api';
+import { answerRequest } from '@/lib/server/answerPool';
 
 export async function GET(req: NextRequest) {
-  return handle(async () => search(await getDb(), parseSearchQuery(params(req))));
+  return handle(() => answerRequest('search', req));
 }

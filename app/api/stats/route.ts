@@ -1,10 +1,9 @@
 // GET /api/stats: what `buildcop stats --json` prints.
-import { connection } from 'next/server';
-import { getStats } from '@/lib/answers/stats';
+import { connection, type NextRequest } from 'next/server';
 import { handle } from '@/lib/server/api';
-import { getDb } from '@/lib/server/context';
+import { answerRequest } from '@/lib/server/answerPool';
 
-export async function GET() {
+export async function GET(req: NextRequest) {
   await connection(); // never prerendered at build time: the numbers change with every ingest
-  return handle(async () => getStats(await getDb()));
+  return handle(() => answerRequest('stats', req));
 }

@@ -3,9 +3,8 @@
 // the blocking jobs that failed), linking to /promotion. Renders nothing when nothing blocks, nothing
 // is configured, or the status cannot be read.
 import Link from 'next/link';
-import { promotionStatus } from '@/lib/answers/promotion';
-import { parseAt } from '@/lib/history/window';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
+import { getConfig } from '@/lib/server/context';
 import { hrefWith, shortTime } from '../format';
 import './promotion.css';
 
@@ -14,7 +13,7 @@ export default async function PromotionBanner({ at }: { at?: string } = {}) {
   if (!config?.promotion?.length && !config?.releaseController?.streams.length) return null;
   let status;
   try {
-    status = await promotionStatus(await getDb(), config, { at: parseAt(at), verdicts: false });
+    status = await answer('promotionBanner', { at });
   } catch {
     return null; // the banner must never break the home page; /promotion shows the error
   }

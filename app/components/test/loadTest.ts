@@ -1,10 +1,7 @@
 // One test's detail per request, shared by the page and its metadata (React cache dedupes the two).
 import { cache } from 'react';
-import { parseTestQuery, testDetail } from '@/lib/answers/testDetail';
-import { getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 
 export { testPermalink } from '@/lib/answers/testComment';
 
-export const loadTest = cache(async (id: string, window?: string, at?: string, job?: string) =>
-  testDetail(await getDb(), id, parseTestQuery({ window, at, job })),
-);
+export const loadTest = cache((id: string, window?: string, at?: string, job?: string) => answer('test', { id, window, at, job }));

@@ -10,11 +10,12 @@ import QueryError from '@/app/components/QueryError';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
 import { headline } from '@/lib/answers/causes';
-import { parseSignatureQuery, signatureCommentInput, signatureDetail, signaturePermalink } from '@/lib/answers/signature';
+import { signatureCommentInput, signaturePermalink } from '@/lib/answers/signature';
 import { bugComments } from '@/lib/bugs/comment';
 import CopyBugComment from '@/app/components/test/CopyBugComment';
 import { requestOrigin } from '@/app/components/origin';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
+import { getConfig } from '@/lib/server/context';
 
 interface Props {
   params: Promise<{ id: string }>;
@@ -26,7 +27,7 @@ export const metadata: Metadata = { title: 'Failure signature' };
 export default async function SignaturePage({ params, searchParams }: Props) {
   const { id } = await params;
   const p = flatParams(await searchParams);
-  const result = await pageData(async () => signatureDetail(await getDb(), segment(id), parseSignatureQuery(p), { ignoreTests: getConfig()?.ignoreTests }));
+  const result = await pageData(() => answer('signature', { ...p, id: segment(id) }));
   if (!result.ok) {
     return (
       <>

@@ -1,8 +1,7 @@
 // One run: state, duration, refs, install failure, failed and flaked tests, parse errors, links out.
 import type { Metadata } from 'next';
 import { cache } from 'react';
-import { runDetail } from '@/lib/answers/runDetail';
-import { getConfig, getDb } from '@/lib/server/context';
+import { answer } from '@/lib/server/answerPool';
 import { Facts } from '@/app/components/Evidence';
 import { duration, jobHref, safeUrl, segment, shortTime } from '@/app/components/format';
 import { pageData } from '@/app/components/pageData';
@@ -12,7 +11,7 @@ interface Props {
   params: Promise<{ job: string; buildId: string }>;
 }
 
-const loadRun = cache(async (job: string, buildId: string) => runDetail(await getDb(), job, buildId, getConfig()));
+const loadRun = cache((job: string, buildId: string) => answer('run', { job, buildId }));
 
 async function names(params: Props['params']) {
   const p = await params;
