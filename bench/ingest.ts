@@ -16,7 +16,9 @@
 // --compress-file-types txt,log,json,tar,html,yaml serves build logs and JSON gzip-encoded, as OpenShift
 // CI's bucket holds them: fewer bytes on the wire, and inflating them is then part of each pass and of
 // the floor (the same client downloads, and inflates, for both).
-//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--backfill-rounds 3] [--workers 0|1] [--compress-file-types LIST]
+// Then the day at OpenShift's scale (bench/ingestDay.ts): a day of 24,000 runs of 3,000 tests,
+// extrapolated from a pass over the 812 runs of the world with 3,000-test suites.
+//   npm run bench:ingest [-- --pg postgresql://...] [--rounds 5] [--fresh-rounds 3] [--backfill-rounds 3] [--day-rounds 2] [--workers 0|1] [--compress-file-types LIST]
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,14 +31,14 @@ import { ensureWorld, TEST_WORLD_END } from '../lib/replay/ensureWorld';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { emptyDatabase } from './database';
 import { downloadFloor, listingCost, type Floor } from './downloadFloor';
+import { dayRounds } from './ingestDay';
 
-const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, 'backfill-rounds': { type: 'string', default: '3' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' }, 'compress-file-types': { type: 'string' } } });
+const { values } = parseArgs({ options: { pg: { type: 'string' }, rounds: { type: 'string', default: '5' }, 'fresh-rounds': { type: 'string', default: '3' }, 'backfill-rounds': { type: 'string', default: '3' }, 'day-rounds': { type: 'string', default: '2' }, port: { type: 'string', default: '18099' }, workers: { type: 'string' }, 'compress-file-types': { type: 'string' } } });
 const root = path.resolve(import.meta.dirname, '..');
 
-async function startReplay(port: string, deckWindow?: string): Promise<{ child: ChildProcess; url: string }> {
+async function startReplay(port: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const compressed = values['compress-file-types'] ? ['--compress-file-types', values['compress-file-types']] : [];
-  const window = deckWindow ? ['--deck-window', deckWindow] : [];
-  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString(), ...compressed, ...window], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/buildcop.mjs'), 'replay', '--port', port, '--end', TEST_WORLD_END.toISOString(), ...compressed, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /at (http:\/\/\S+)/.exec(d.toString());
@@ -126,13 +128,14 @@ try {
     if (ratios.length) console.log(`${label}, fresh processes (${ratios.length}): median ${median(ratios).toFixed(2)}x the floor, best ${Math.min(...ratios).toFixed(2)}x`);
   }
   if (Number(values['backfill-rounds']) > 0) await backfillRounds(targets, Number(values['backfill-rounds']));
+  if (Number(values['day-rounds']) > 0) await dayRounds(targets, Number(values['day-rounds']), (args) => startReplay(String(Number(values.port) + 2), args), values.workers);
 } finally {
   child.kill();
 }
 
 /** Passes with --since 15d against the world served with Deck listing its last hour only. */
 async function backfillRounds(targets: { label: string; url: string }[], rounds: number): Promise<void> {
-  const little = await startReplay(String(Number(values.port) + 1), '1h');
+  const little = await startReplay(String(Number(values.port) + 1), ['--deck-window', '1h']);
   try {
     const { prow, gcs } = replayConfig(dir, little.url);
     const backfillConfig = validateConfig({ prow, gcs, ...(values.workers !== undefined ? { ingest: { workers: Number(values.workers) } } : {}) });

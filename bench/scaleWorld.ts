@@ -8,6 +8,7 @@
 import { testId } from '../lib/ids';
 import type { Database } from '../lib/store/db';
 import { insertMany } from '../lib/store/bulk';
+import { ensureOutcomeDays } from '../lib/store/partitions';
 import { rollUpStored } from '../lib/store/rollups';
 import { encodeTestSet, testSetHash } from '../lib/store/testSets';
 import { makeRng, type Rng } from './clustering';
@@ -187,6 +188,7 @@ export async function generateScaleDatabase(db: Database, o: ScaleOptions): Prom
         runRows.push([runId, jobId.get(jobName)!, String(1_000_000 + runId), f > 0 ? 'failure' : 'success', started, started + 5400, `https://prow.example/view/gs/b/logs/${jobName}/${runId}`, `gs://b/logs/${jobName}/${runId}`, null, '', '', `${release}.0-0.nightly-${day}`, setId, members.length - f - fl, f, fl, o.tests - members.length, 0, 0, '{}', '', o.end]);
       }
     }
+    await ensureOutcomeDays(db, runRows.map((row) => row[4] as number)); // PostgreSQL's day partitions
     await db.tx(async (sql) => {
       await insertMany(sql, 'test_set', ['id', 'hash', 'size', 'members'], setRows);
       await insertMany(sql, 'run', ['id', 'job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload', 'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'], runRows);

@@ -10,6 +10,7 @@ import { TRACKERS, type Tracker, type TrackerBug } from '../sources/trackerBug';
 import { ensureBugStub, findBug, testsOfSignature, upsertBugs } from '../store/bugs';
 import type { Database } from '../store/db';
 import { insertMany } from '../store/bulk';
+import { primaryOf } from '../store/readReplica';
 import { reasonRank } from './linking';
 import { compareIds } from './refs';
 
@@ -200,7 +201,8 @@ export interface LinkResult {
 }
 
 /** Links a bug to a test (or to a signature, and so to every test failing with it) by hand. */
-export async function linkBug(db: Database, req: LinkRequest, opts: LinkOptions = {}): Promise<LinkResult> {
+export async function linkBug(anyDb: Database, req: LinkRequest, opts: LinkOptions = {}): Promise<LinkResult> {
+  const db = primaryOf(anyDb); // it reads back what it writes: never from a replica that lags
   const test = await resolveTest(db, req.test);
   const sig = await resolveSignature(db, req.signature);
   const ref = parseBugRef(req.bug, req.tracker);
@@ -244,7 +246,8 @@ export async function linkBug(db: Database, req: LinkRequest, opts: LinkOptions 
 }
 
 /** Removes a link by hand; an automatic link removed this way is not made again. */
-export async function unlinkBug(db: Database, req: LinkRequest, opts: { now?: number } = {}): Promise<{ test: string; signature?: string; bug: { tracker: string; id: string }; removed: number }> {
+export async function unlinkBug(anyDb: Database, req: LinkRequest, opts: { now?: number } = {}): Promise<{ test: string; signature?: string; bug: { tracker: string; id: string }; removed: number }> {
+  const db = primaryOf(anyDb);
   const test = await resolveTest(db, req.test);
   const sig = await resolveSignature(db, req.signature);
   const ref = parseBugRef(req.bug, req.tracker);

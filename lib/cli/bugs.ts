@@ -3,7 +3,7 @@ import { loadConfig, loadConfigIfPresent } from '../config';
 import { BugRequestError, linkBug, listBugs, unlinkBug } from '../bugs/manage';
 import { refreshBugs } from '../ingest/bugs';
 import { httpClientFor } from '../ingest/run';
-import { openDatabase } from '../store/db';
+import { databaseUrl, openDatabase } from '../store/db';
 import { parse, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -25,7 +25,8 @@ export const bugsCommand: Command = {
   async run(argv) {
     const { values: v, positionals } = parse(argv, { linked: { type: 'boolean' }, tracker: { type: 'string' }, signature: { type: 'string' } } as const, true);
     const [action, ...args] = positionals;
-    const db = await openDatabase(v.db);
+    // the list may read a replica (DATABASE_READ_URL); link, unlink and refresh write, on DATABASE_URL
+    const db = await openDatabase(!action || action === 'list' ? v.db : databaseUrl(v.db));
     try {
       if (!action || action === 'list') {
         if (args.length) throw new UsageError('bugs takes no arguments');

@@ -1,7 +1,8 @@
 import { historyBounds, loadConfig } from '../config';
+import { ingesterLock } from '../ingest/activeIngester';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
-import { openDatabase } from '../store/db';
+import { databaseUrl, openDatabase } from '../store/db';
 import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -9,7 +10,9 @@ export const ingestCommand: Command = {
   usage: `Usage: buildcop ingest [--config FILE] [--db URL] [--once | --interval 5m] [--since 90d] [--quiet] [--json]
 
 Reads <prow.url>/data.js (or /prowjobs.js), downloads each new finished run's artifacts from GCS
-and stores its test results. --once (the default) runs one pass; --interval repeats passes.
+and stores its test results. --once (the default) runs one pass; --interval repeats passes. On
+PostgreSQL one --interval ingester is active per database (an advisory lock): another one started
+waits as a standby, says so, and takes over when the active one dies.
 --since (else the configuration's ingest.since) also backfills the builds of the GCS job folders
 started that long before Deck's newest run (periodic and postsubmit builds under logs/<job>/,
 presubmits through pr-logs/directory/<job>/); at most "retention" (default 90d), which each pass
@@ -25,9 +28,13 @@ configuration is invalid.`,
     if (values.since !== undefined) parseDuration(values.since);
     const config = loadConfig(values.config);
     historyBounds(config, values.since); // a --since beyond the retention is refused before any pass
-    const db = await openDatabase(values.db);
+    // DATABASE_URL itself, never a read replica (DATABASE_READ_URL): ingest reads back what it wrote
+    const db = await openDatabase(databaseUrl(values.db));
     const progress = createProgress(process.stderr, !!values.quiet || !!values.json);
+    // on PostgreSQL one --interval ingester is active at a time; others wait as standbys
+    const lock = interval && db.dialect === 'postgres' ? ingesterLock(db.url, (line) => process.stderr.write(`${line}\n`)) : undefined;
     for (;;) {
+      await lock?.hold();
       try {
         const summary = await ingestPass({ config, db, progress, morePasses: interval > 0, since: values.since });
         for (const w of summary.warnings) process.stderr.write(`ingest: warning: ${w}\n`);

@@ -6,6 +6,7 @@
 import type { ProwRun } from '../parse/types';
 import type { Catalog } from '../store/catalog';
 import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
+import { ensureOutcomeDays } from '../store/partitions';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
@@ -81,6 +82,13 @@ async function storeAll(sql: Sql, catalog: Catalog, bases: SearchBases, items: R
  * read now).
  */
 export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases?: SearchBases): Promise<StoredRun[]> {
+  // the day partitions their outcomes go to (PostgreSQL), in a transaction before theirs; when the
+  // database refuses one (a full disk, say), the runs of that day are refused, and say why
+  let noPartition: Error | undefined;
+  await ensureOutcomeDays(db, items.flatMap((item) => (item.read instanceof Error ? [] : [item.read.record.started]))).catch((e: Error) => {
+    if (isDatabaseUnavailable(e)) throw e;
+    noPartition = e;
+  });
   bases ??= await SearchBases.load(db);
   const forgetUncommitted = async () => {
     await catalog.reload(db);
@@ -100,7 +108,7 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     } catch (e) {
       if (isDatabaseUnavailable(e)) throw e;
       await forgetUncommitted();
-      const refusal = (e as Error).message;
+      const refusal = noPartition && /^no partition of relation/.test((e as Error).message) ? `${(e as Error).message} (creating it failed: ${noPartition.message})` : (e as Error).message;
       const message = `storing failed: ${refusal}`;
       try {
         await upsertPending(db, [{ run: item.run, tried: failedTry(item, message) }], now);

@@ -31,11 +31,11 @@ export function currentHour(): Date {
   return d;
 }
 
-export function worldDirName(end: Date, seed: number): string {
+export function worldDirName(end: Date, seed: number, tests?: number): string {
   const iso = end.toISOString();
   const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}`;
   const seedPart = seed === DEFAULT_WORLD_SEED ? '' : `-s${seed}`;
-  return `world-${stamp}-v${WORLD_GENERATOR_VERSION}${seedPart}`;
+  return `world-${stamp}-v${WORLD_GENERATOR_VERSION}${seedPart}${tests === undefined ? '' : `-t${tests}`}`;
 }
 
 /** How long a generated world is kept in data/ after it was made, once a newer one is generated. */
@@ -50,7 +50,7 @@ export function removeStaleWorlds(dataDir: string, keep: string, now = Date.now(
   const testWorld = worldDirName(TEST_WORLD_END, DEFAULT_WORLD_SEED);
   const removed: string[] = [];
   for (const name of fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : []) {
-    if (name === keep || name === testWorld || !/^world-\d{8}T\d{2}-v\d+(-s\d+)?(\.tmp-.+)?$/.test(name)) continue;
+    if (name === keep || name === testWorld || !/^world-\d{8}T\d{2}-v\d+(-s\d+)?(-t\d+)?(\.tmp-.+)?$/.test(name)) continue;
     try {
       if (now - fs.statSync(path.join(dataDir, name)).mtimeMs <= STALE_WORLD_MS) continue;
       fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
@@ -62,16 +62,17 @@ export function removeStaleWorlds(dataDir: string, keep: string, now = Date.now(
   return removed;
 }
 
-export async function ensureWorld(opts: { end?: Date; dir?: string; seed?: number } = {}): Promise<string> {
+/** `tests`: openshift-tests suites of that many tests (see lib/world/generatedTests.ts) */
+export async function ensureWorld(opts: { end?: Date; dir?: string; seed?: number; tests?: number } = {}): Promise<string> {
   const end = opts.end ?? currentHour();
   const seed = opts.seed ?? DEFAULT_WORLD_SEED;
-  const dir = path.resolve(opts.dir ?? path.join(repoRoot(), 'data', worldDirName(end, seed)));
+  const dir = path.resolve(opts.dir ?? path.join(repoRoot(), 'data', worldDirName(end, seed, opts.tests)));
   if (fs.existsSync(path.join(dir, 'world.json'))) return dir;
   if (!opts.dir) removeStaleWorlds(path.dirname(dir), path.basename(dir));
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
   try {
-    await generateWorld({ dir: tmp, end, seed });
+    await generateWorld({ dir: tmp, end, seed, tests: opts.tests });
     try {
       fs.renameSync(tmp, dir);
     } catch (e) {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { migrate, type Migration } from './migrate';
+import { ReadRoutedDatabase } from './readReplica';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number | bigint | null | Buffer | boolean;
@@ -292,26 +293,42 @@ async function openPostgres(url: string): Promise<Database> {
 // apart from the pages and routes): one pool per database, migrated once.
 const opened: Map<string, Promise<Database>> = ((globalThis as { [k: symbol]: unknown })[Symbol.for('buildcop.openedDatabases')] ??= new Map()) as Map<string, Promise<Database>>;
 
+/** Opens a connection (pool) to `url`, and migrates it unless it is a replica's (`migrations` null). */
+async function connect(url: string, migrations: Migration[] | undefined | null): Promise<Database> {
+  const db = dialectOf(url) === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
+  if (migrations === null) return db;
+  try {
+    await migrate(db, migrations);
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+  return db;
+}
+
+/** The cache key of a database opened with its reads on a replica (closeDatabase finds it by it). */
+const routedKey = (url: string, readUrl: string) => `${url} reads ${readUrl}`;
+
 /**
  * Opens (once per URL per process) and migrates the database. `migrations`: those to apply instead
- * of all (a test makes a database as an earlier version did).
+ * of all (a test makes a database as an earlier version did). Without an explicit URL and with
+ * DATABASE_READ_URL set, reads outside transactions go to that replica (lib/store/readReplica.ts):
+ * the web tier's and the CLI's answers; an explicit URL (`--db`, ingest) is that database alone.
  */
 export function openDatabase(explicitUrl?: string, migrations?: Migration[]): Promise<Database> {
   const url = databaseUrl(explicitUrl);
-  let p = opened.get(url);
+  const readUrl = explicitUrl === undefined ? process.env.DATABASE_READ_URL || undefined : undefined;
+  const key = readUrl ? routedKey(url, readUrl) : url;
+  let p = opened.get(key);
   if (!p) {
     p = (async () => {
-      const db = dialectOf(url) === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
-      try {
-        await migrate(db, migrations);
-      } catch (e) {
-        await db.close().catch(() => undefined);
-        throw e;
-      }
-      return db;
+      if (!readUrl) return connect(url, migrations);
+      if (dialectOf(readUrl) !== dialectOf(url)) throw urlError(`DATABASE_READ_URL must be a replica of DATABASE_URL, on the same engine: got ${dialectOf(readUrl)} for ${dialectOf(url)}`);
+      const primary = await connect(url, migrations);
+      return new ReadRoutedDatabase(primary, await connect(readUrl, null));
     })();
-    p.catch(() => opened.delete(url));
-    opened.set(url, p);
+    p.catch(() => opened.delete(key));
+    opened.set(key, p);
   }
   return p;
 }
@@ -336,6 +353,6 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 
 /** Closes a database opened with openDatabase and forgets it. */
 export async function closeDatabase(db: Database): Promise<void> {
-  opened.delete(db.url);
+  opened.delete(db instanceof ReadRoutedDatabase ? routedKey(db.primary.url, db.url) : db.url);
   await db.close();
 }

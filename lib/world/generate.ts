@@ -18,6 +18,8 @@ export interface GenerateWorldOptions {
   dir: string;
   end: Date;
   seed?: number;
+  /** openshift-tests suites of this many tests (`world --tests N`): generated ones added to the catalog */
+  tests?: number;
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -54,7 +56,7 @@ export async function generateWorld(opts: GenerateWorldOptions): Promise<WorldMa
   const rng = new Rng(`world:${seed}:${endUnix}`);
 
   const schedule = makeSchedule(rng.fork('schedule'), endUnix);
-  const sim = simulate(schedule, rng.fork('simulate'));
+  const sim = simulate(schedule, rng.fork('simulate'), opts.tests);
 
   const writer = new ObjectWriter(root);
   const extraObjects: WorldObject[] = [];
@@ -79,6 +81,7 @@ export async function generateWorld(opts: GenerateWorldOptions): Promise<WorldMa
   const manifest: WorldManifest = {
     generatorVersion: WORLD_GENERATOR_VERSION,
     seed,
+    ...(opts.tests !== undefined ? { tests: opts.tests } : {}),
     end: new Date(endUnix * 1000).toISOString(),
     endUnix,
     startUnix: schedule.startUnix,

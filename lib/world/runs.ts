@@ -91,10 +91,12 @@ interface Plan {
 
 const MAX_ALLOWED_FLAKES = 15;
 
-export function simulate(schedule: Schedule, rng: Rng): Simulation {
+/** `tests`: the size of the openshift-tests catalog (`world --tests N`), else the hand-written one's */
+export function simulate(schedule: Schedule, rng: Rng, tests?: number): Simulation {
   const { runs, startUnix, endUnix, regression } = schedule;
   const windowStart = endUnix - 7 * DAY;
-  const catalog = catalogTests();
+  const catalog = catalogTests(tests);
+  const generated = catalog.filter((t) => t.background);
   const verification = verificationRuns(schedule);
   const last = (tags: PayloadTag[]) => tags[tags.length - 1];
   const forcedAccept = verification.get(last(schedule.tags['4.1']).name)!.blocking.aws!;
@@ -191,6 +193,13 @@ export function simulate(schedule: Schedule, rng: Rng): Simulation {
         if (f < 0.1) plan.set(SCENARIO.flaky, { final: 'flake', kind: 'kubeletRace' });
         else if (f < 0.125) fail(SCENARIO.flaky, 'kubeletRace');
         for (const bg of BACKGROUND) if (rr.chance(bg.rate)) fail(bg.test, bg.template as TemplateName);
+        if (generated.length) {
+          // a stream of their own: the hand-written tests' outcomes stay as in the default world
+          const g = rr.fork('generated');
+          for (const t of generated) {
+            if (plan.get(t.name)?.final === 'pass' && g.chance(t.background!.rate)) plan.set(t.name, { final: g.chance(1 / 3) ? 'flake' : 'fail', kind: t.background!.template });
+          }
+        }
         if (recurredForced.has(r)) fail(SCENARIO.recurred, 'statefulset');
         if (newInWindowRuns.has(r)) fail(SCENARIO.newInWindow, 'mustGather');
         if (xssRuns.has(r)) fail(XSS, 'xss');

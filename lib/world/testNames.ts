@@ -1,5 +1,7 @@
 // openshift-tests names for the sample world. Real names (from the fixtures and openshift/origin's
 // suites) plus names generated in the same style; the storage driver matrix gives the per-platform skips.
+import { generatedTests } from './generatedTests';
+import type { TemplateName } from './messages';
 
 const P = '[Suite:openshift/conformance/parallel]';
 const K = '[Suite:openshift/conformance/parallel] [Suite:k8s]';
@@ -209,6 +211,8 @@ export interface CatalogTest {
   minimal: boolean;
   /** runs only on this cloud; skipped elsewhere */
   platform?: string;
+  /** a generated test (`--tests N`): fails in this share of its runs, with this template's text */
+  background?: { rate: number; template: TemplateName };
 }
 
 export const FLAKY_TEST =
@@ -230,7 +234,11 @@ export const UPGRADE_TESTS = [
   '[sig-node] nodes should not go unready after being upgraded and go unready only once',
 ];
 
-export function catalogTests(): CatalogTest[] {
+/**
+ * The world's openshift-tests catalog; with `total` (`--tests N`) larger than it, generated tests
+ * make up the difference (lib/world/generatedTests.ts).
+ */
+export function catalogTests(total?: number): CatalogTest[] {
   const tests: CatalogTest[] = [
     ...CONFORMANCE.map((name) => ({ name, minimal: true })),
     ...OPENSHIFT_MINIMAL.map((name) => ({ name, minimal: true })),
@@ -241,5 +249,7 @@ export function catalogTests(): CatalogTest[] {
     { name: NEW_SUITE_TEST, minimal: false },
     { name: REMOVED_SUITE_TEST, minimal: false },
   ];
+  if (total === undefined || total <= tests.length) return tests;
+  for (const g of generatedTests(total - tests.length)) tests.push({ name: g.name, minimal: g.minimal, background: { rate: g.failureRate, template: g.template } });
   return tests;
 }

@@ -106,6 +106,8 @@ export interface WorldReleaseStream {
 export interface WorldManifest {
   generatorVersion: number;
   seed: number;
+  /** the catalog size asked for (`world --tests N`); absent in the default world */
+  tests?: number;
   /** ISO time; the world's history ends here */
   end: string;
   endUnix: number;

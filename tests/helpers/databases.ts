@@ -46,7 +46,12 @@ export const havePostgres = !!process.env.BUILDCOP_TEST_PG_URL;
 /** Runs the suite once per database kind; PostgreSQL reports "did not run" without a server. */
 export function describeEachDatabase(name: string, fn: (kind: 'sqlite' | 'postgres') => void): void {
   describe(`${name} [sqlite]`, () => fn('sqlite'));
-  if (havePostgres) describe(`${name} [postgres]`, () => fn('postgres'));
+  describeOnPostgres(name, () => fn('postgres'));
+}
+
+/** A suite of PostgreSQL's alone (replicas, advisory locks); it reports "did not run" without a server. */
+export function describeOnPostgres(name: string, fn: () => void): void {
+  if (havePostgres) describe(`${name} [postgres]`, fn);
   else {
     describe(`${name} [postgres]`, () => {
       it('did not run: no PostgreSQL server (set BUILDCOP_TEST_PG_URL; npm test starts one where PostgreSQL is installed)', () => {
