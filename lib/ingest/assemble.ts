@@ -5,33 +5,12 @@ import { buildLogPromotion, parseBuildLog, type BuildLogResult } from '../parse/
 import { parseJunit } from '../parse/junit';
 import { cleanText, TestNames } from '../parse/testNames';
 import { parseFinished, parseStarted, payloadFromProwJob, prowRunFromProwJob, pullNumber, type FinishedJson, type StartedJson } from '../parse/prowMetadata';
-import type { ParseProblem, ProwRun, ProwRefs, RawCase, TestResult } from '../parse/types';
+import type { FinishedState, ParseProblem, ProwRun, ProwRefs, RawCase, RunRecord, TestResult } from '../parse/types';
+
+export type { FinishedState, RunRecord };
 import { INSTALL_STEP_TEST } from '../parse/variants';
 
-export type FinishedState = 'success' | 'failure' | 'error' | 'aborted';
 export const FINISHED_STATES: ReadonlySet<string> = new Set(['success', 'failure', 'error', 'aborted']);
-
-export interface RunRecord {
-  job: string;
-  buildId: string;
-  type: string;
-  state: FinishedState;
-  started: number;
-  finished: number | null;
-  url: string;
-  gcsPath: string;
-  pull: number | null;
-  baseRef: string;
-  commitSha: string;
-  payload: string;
-  results: TestResult[];
-  installFailed: boolean;
-  problems: ParseProblem[];
-  meta: Record<string, unknown>;
-  /** some file could not be downloaded: a later pass fetches the run again */
-  incomplete: boolean;
-  fingerprint: string;
-}
 
 /**
  * A file of the run: its bytes, or why it could not be downloaded. `overCap`: it is larger than the

@@ -17,7 +17,7 @@ import { packFetched, WireDecoder, type WireRun } from './runWire';
 import { bundledWorker } from '../workerBundle';
 import { runSearchText } from '../search/runText';
 import { GramCollector } from '../store/searchGrams';
-import type { RunSearchText } from '../store/searchIndex';
+import type { AssembledRun } from '../store/runs';
 
 /** A run's files as downloaded, before parsing. */
 export interface FetchedRun {
@@ -28,13 +28,7 @@ export interface FetchedRun {
   problems: ParseProblem[];
 }
 
-export interface AssembledRun {
-  record: RunRecord;
-  /** per result (same order): the signature of its failure text, or null */
-  signatures: ({ hash: string; text: string } | null)[];
-  /** what the search index keeps of it */
-  search: RunSearchText;
-}
+export type { AssembledRun } from '../store/runs';
 
 export interface RunReader {
   readonly kind: 'worker thread' | 'main thread';

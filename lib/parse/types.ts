@@ -74,3 +74,28 @@ export interface GcsLocation {
   bucket: string;
   path: string;
 }
+
+/** A run as its files say it was (lib/ingest/assemble.ts makes it; lib/store writes it). */
+export type FinishedState = 'success' | 'failure' | 'error' | 'aborted';
+
+export interface RunRecord {
+  job: string;
+  buildId: string;
+  type: string;
+  state: FinishedState;
+  started: number;
+  finished: number | null;
+  url: string;
+  gcsPath: string;
+  pull: number | null;
+  baseRef: string;
+  commitSha: string;
+  payload: string;
+  results: TestResult[];
+  installFailed: boolean;
+  problems: ParseProblem[];
+  meta: Record<string, unknown>;
+  /** some file could not be downloaded: a later pass fetches the run again */
+  incomplete: boolean;
+  fingerprint: string;
+}

@@ -1,8 +1,8 @@
 // Writing runs inside the caller's transaction, replacing whatever the database had for each (job,
 // build): a kill -9 leaves whole runs or none, and re-ingest never duplicates.
 import { cleanText } from '../parse/testNames';
-import type { RunRecord } from '../ingest/assemble';
-import type { AssembledRun } from '../ingest/runReader';
+import type { RunRecord } from '../parse/types';
+import type { RunSearchText } from './searchIndex';
 import type { Catalog } from './catalog';
 import type { Database, Param, Sql } from './db';
 import { insertMany } from './bulk';
@@ -10,6 +10,16 @@ import { KeptPerDatabase } from './keptBetweenPasses';
 import { onPendingRows } from './pending';
 import { writeSearchRows, type SearchBases } from './searchIndex';
 import { isBroken, rollUp, rollUpStored } from './rollups';
+
+
+/** A run ready to store: its record, the signature of each result's failure text, its search text. */
+export interface AssembledRun {
+  record: RunRecord;
+  /** per result (same order): the signature of its failure text, or null */
+  signatures: ({ hash: string; text: string } | null)[];
+  /** what the search index keeps of it */
+  search: RunSearchText;
+}
 
 export const OUTCOME_CODE = { failed: 1, flaked: 2 } as const;
 /** Raw failure text kept per outcome (the normalised text lives once on the signature). */
