@@ -85,6 +85,12 @@ function readState(): DemoState {
 }
 
 /** The demo database is rebuilt when it holds another hour's sample world (never a database the user chose). */
+/** A relative SQLite file as seen from here: the server runs in the project's folder, not in ours. */
+function fromHere(dbUrl: string): string {
+  const file = dbUrl.startsWith('file:') ? dbUrl.slice('file:'.length) : '';
+  return file && !path.isAbsolute(file) ? `file:${path.resolve(file)}` : dbUrl;
+}
+
 function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): void {
   if (process.env.DATABASE_URL || dbUrl !== DEFAULT_SQLITE_URL || !previous.world || previous.world === world || previous.db !== dbUrl) return;
   const file = sqliteFile(dbUrl);
@@ -142,7 +148,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/next'), ['start', '-p', port], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...nextServerEnv(process.env), BUILDCOP_CONFIG: CONFIG_FILE, DATABASE_URL: dbUrl },
+      env: { ...nextServerEnv(process.env), BUILDCOP_CONFIG: CONFIG_FILE, DATABASE_URL: fromHere(dbUrl) },
     });
     log(`dashboard: http://localhost:${port}/  (Ctrl-C stops it and the replay server)`);
 
