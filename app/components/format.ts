@@ -72,13 +72,6 @@ export function safeUrl(url: string | null | undefined): string | undefined {
   }
 }
 
-/** A path segment as the user wrote it (Next may hand it over still percent-encoded). */
-export function segment(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
+export { segment } from '@/lib/server/api';
 
 export const jobHref = (job: string) => `/jobs/${encodeURIComponent(job)}`;

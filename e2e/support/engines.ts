@@ -3,6 +3,7 @@
 // real write path, then `next start` on it. And a probe of /api/health while other requests run.
 import { describe, it } from 'vitest';
 import { Catalog } from '../../lib/store/catalog';
+import { SearchBases } from '../../lib/store/searchIndex';
 import { closeDatabase, openDatabase, type Database } from '../../lib/store/db';
 import { RunAssembler } from '../../lib/ingest/runReader';
 import { storeBatch } from '../../lib/ingest/storeBatch';
@@ -53,7 +54,7 @@ export function describeOnEngines(name: string, fn: (engine: Engine) => void): v
 /** Stores a run of `job` with these files as ingest would (parsed, clustered, its logs and search documents written). */
 export async function storeRun(db: Database, run: ProwRun, files: RunFile[]): Promise<void> {
   const read = new RunAssembler({ prow: { url: 'http://127.0.0.1:9' } }, new SignatureIndex([])).assemble({ run, gcsPath: 'gs://bucket/logs/x', files, listing: files.map((f) => ({ path: f.path, size: 'bytes' in f ? f.bytes.length : 0, version: '1' })), problems: [] });
-  const [stored] = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listedByPass: 1, read }], Math.floor(Date.now() / 1000));
+  const [stored] = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listedByPass: 1, read }], Math.floor(Date.now() / 1000), await SearchBases.load(db));
   if (stored.outcome !== 'new') throw new Error(`the run was not stored: ${stored.message}`);
 }
 

@@ -4,6 +4,7 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { DAY, HOUR, spansOf } from './spans';
+import { testSignaturePairs } from './rollupWindow';
 
 export interface CauseCounts {
   runs: number;
@@ -50,24 +51,7 @@ export async function causeTotals(db: Database, from: number, to: number, jobs: 
 }
 
 /** The given signatures' tests over [from, to): signature -> test -> failed and flaked runs. */
-export async function causeTests(db: Database, sigIds: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
-  const out = new Map<number, Map<number, number>>();
-  const add = (rows: unknown[][]) => {
-    for (const [sig, t, n] of rows) {
-      let m = out.get(Number(sig));
-      if (!m) out.set(Number(sig), (m = new Map()));
-      m.set(Number(t), (m.get(Number(t)) ?? 0) + Number(n));
-    }
-  };
-  if (!sigIds.length || to <= from) return out;
-  const d0 = Math.ceil(from / DAY);
-  const d1 = Math.floor(to / DAY);
-  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT signature_id, test_id, SUM(failed + flaked) FROM rollup_sig_test_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY signature_id, test_id`, sigIds));
-  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
-    if (b > a) add(await selectRowsIn(db, (p) => `SELECT signature_id, test_id, COUNT(*) FROM test_outcome WHERE signature_id IN (${p}) AND started >= ${a} AND started < ${b} GROUP BY signature_id, test_id`, sigIds));
-  }
-  return out;
-}
+export const causeTests = (db: Database, sigIds: number[], from: number, to: number) => testSignaturePairs(db, 'signature_id', sigIds, from, to);
 
 /** The given signatures' runs per job and UTC day over [from, to): [signature, job, day start, runs taken down, flaked only]. */
 export async function causeJobDays(db: Database, sigIds: number[], from: number, to: number): Promise<[number, number, number, number, number][]> {

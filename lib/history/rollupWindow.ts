@@ -169,7 +169,8 @@ export function membersWanted(sets: Map<number, Int32Array>, testIds: number[]):
   return out;
 }
 
-function binaryHas(a: Int32Array, x: number): boolean {
+/** Whether the sorted `a` holds `x`. */
+export function binaryHas(a: Int32Array, x: number): boolean {
   let lo = 0;
   let hi = a.length - 1;
   while (lo <= hi) {
@@ -196,23 +197,30 @@ export async function failureSpans(db: Database, testIds: number[], from: number
   return out;
 }
 
-/** Each test's signatures in [from, to), with the runs of each: whole days from the rollup, the ends from the runs. */
-export async function testSignatures(db: Database, testIds: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
+/**
+ * Failed and flaked runs per (test, signature) over [from, to), keyed by `by` and then by the other:
+ * whole days from the rollup, the ends from the runs.
+ */
+export async function testSignaturePairs(db: Database, by: 'test_id' | 'signature_id', ids: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
+  const other = by === 'test_id' ? 'signature_id' : 'test_id';
   const out = new Map<number, Map<number, number>>();
   const add = (rows: unknown[][]) => {
-    for (const [t, s, n] of rows) {
-      let m = out.get(Number(t));
-      if (!m) out.set(Number(t), (m = new Map()));
-      m.set(Number(s), (m.get(Number(s)) ?? 0) + Number(n));
+    for (const [k, o, n] of rows) {
+      let m = out.get(Number(k));
+      if (!m) out.set(Number(k), (m = new Map()));
+      m.set(Number(o), (m.get(Number(o)) ?? 0) + Number(n));
     }
   };
-  if (!testIds.length || to <= from) return out;
+  if (!ids.length || to <= from) return out;
   const d0 = Math.ceil(from / DAY);
   const d1 = Math.floor(to / DAY);
-  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT test_id, signature_id, SUM(failed + flaked) FROM rollup_sig_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY test_id, signature_id`, testIds));
+  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT ${by}, ${other}, SUM(failed + flaked) FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY ${by}, ${other}`, ids));
   for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
-    if (b > a) add(await selectRowsIn(db, (p) => `SELECT test_id, signature_id, COUNT(*) FROM test_outcome WHERE test_id IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY test_id, signature_id`, testIds));
+    if (b > a) add(await selectRowsIn(db, (p) => `SELECT ${by}, ${other}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}`, ids));
   }
   return out;
 }
+
+/** Each test's signatures in [from, to), with the runs of each. */
+export const testSignatures = (db: Database, testIds: number[], from: number, to: number) => testSignaturePairs(db, 'test_id', testIds, from, to);
 

@@ -8,7 +8,7 @@ import type { Catalog } from '../store/catalog';
 import { isDatabaseUnavailable, type Database, type Sql } from '../store/db';
 import { ensureOutcomeDays } from '../store/partitions';
 import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
-import { SearchBases } from '../store/searchIndex';
+import type { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
 import type { AssembledRun } from './runReader';
@@ -78,10 +78,9 @@ async function storeAll(sql: Sql, catalog: Catalog, bases: SearchBases, items: R
 /**
  * Stores the runs, in order. Throws only when the database cannot be written at all, or cannot be
  * reached (a lost connection, a server restarting): then the pass fails, and its runs, neither
- * stored nor marked as tried, are read again by the next. `bases`: the pass's search bases (else
- * read now).
+ * stored nor marked as tried, are read again by the next. `bases`: the pass's search bases.
  */
-export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases?: SearchBases): Promise<StoredRun[]> {
+export async function storeBatch(db: Database, catalog: Catalog, items: RunToStore[], now: number, bases: SearchBases): Promise<StoredRun[]> {
   // the day partitions their outcomes go to (PostgreSQL), in a transaction before theirs; when the
   // database refuses one (a full disk, say), the runs of that day are refused, and say why
   let noPartition: Error | undefined;
@@ -89,7 +88,6 @@ export async function storeBatch(db: Database, catalog: Catalog, items: RunToSto
     if (isDatabaseUnavailable(e)) throw e;
     noPartition = e;
   });
-  bases ??= await SearchBases.load(db);
   const forgetUncommitted = async () => {
     await catalog.reload(db);
     await bases.reload(db);

@@ -2,16 +2,8 @@
 // for their path, their path segments decoded, on an answer thread within its budget (answerPool.ts).
 import type { NextRequest } from 'next/server';
 import { API_ROUTES } from '../api/openapi';
-import { handle } from './api';
+import { handle, segment } from './api';
 import { answerRequest } from './answerPool';
-
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 /** The GET handler of the route at `path` (as the table writes it: /api/tests/{id}). */
 export function answerRoute(path: string) {
@@ -20,6 +12,6 @@ export function answerRoute(path: string) {
   return async (req: NextRequest, ctx?: { params?: Promise<Record<string, string>> }) =>
     handle(async () => {
       const segments = ctx?.params ? await ctx.params : {};
-      return answerRequest(answer, req, Object.fromEntries(Object.entries(segments).map(([k, v]) => [k, decode(v)])));
+      return answerRequest(answer, req, Object.fromEntries(Object.entries(segments).map(([k, v]) => [k, segment(v)])));
     });
 }

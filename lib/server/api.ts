@@ -10,6 +10,15 @@ export function params(req: NextRequest | Request): Record<string, string | unde
   return out;
 }
 
+/** A path segment as the user wrote it (Next may hand it over still percent-encoded). */
+export function segment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(jsonText(body), {
     status,

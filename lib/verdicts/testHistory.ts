@@ -4,7 +4,7 @@
 // broken runs, the test's outcome in each job's latest runs, its last failure and the runs since.
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
-import { membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
+import { binaryHas, membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
 import { selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { dataVersion } from '../store/rollups';
@@ -79,16 +79,7 @@ export interface HistoryExtras {
 
 export const executedIn = (ctx: Pick<LookbackContext, 'sets'>, setId: number | null, testId: number): boolean => {
   const s = setId === null ? undefined : ctx.sets.get(setId);
-  if (!s) return false;
-  let lo = 0;
-  let hi = s.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (s[mid] === testId) return true;
-    if (s[mid] < testId) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+  return !!s && binaryHas(s, testId);
 };
 
 /**

@@ -10,6 +10,7 @@ import { validateConfig } from '../../lib/config';
 import type { ProwRun } from '../../lib/parse/types';
 import { insertMany } from '../../lib/store/bulk';
 import { Catalog } from '../../lib/store/catalog';
+import { SearchBases } from '../../lib/store/searchIndex';
 import type { Database } from '../../lib/store/db';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
 
@@ -58,7 +59,7 @@ describeEachDatabase('hostile values', (kind) => {
       url: 'https://prow.example/view/gs/bucket/pr-logs/7\u0000', refs: { org: 'o', repo: 'r', baseRef: 'main\u0000', baseSha: 'abc', pulls: [{ number: 1, sha: 'def', author: 'me\u0000' }] },
     };
     const read = assembler().assemble({ run, gcsPath: 'gs://bucket/pr-logs/7', files: [{ path: 'build-log.txt', bytes: log }], listing: [], problems: [] });
-    const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listedByPass: 1, read }], 1_763_600_000);
+    const stored = await storeBatch(db, await Catalog.load(db), [{ run, update: false, wasPending: false, attempts: 0, listedByPass: 1, read }], 1_763_600_000, await SearchBases.load(db));
     expect(stored.map((s) => s.outcome)).toEqual(['new']);
     expect(await db.get('SELECT j.name AS job, r.url, r.base_ref FROM run r JOIN job j ON j.id = r.job_id')).toEqual({
       job: 'pull-ci-x-e2e', url: 'https://prow.example/view/gs/bucket/pr-logs/7', base_ref: 'main',
@@ -73,7 +74,7 @@ describeEachDatabase('hostile values', (kind) => {
     const refused = { ...run('2'), job: null as unknown as string };
     const reader = assembler();
     const items = [run('1'), refused, run('3')].map((r) => ({ run: r, update: false, wasPending: false, attempts: 0, listedByPass: 1, read: reader.assemble({ run: r, gcsPath: '', files: [], listing: [], problems: [] }) }));
-    const stored = await storeBatch(db, await Catalog.load(db), items, 1_763_600_000);
+    const stored = await storeBatch(db, await Catalog.load(db), items, 1_763_600_000, await SearchBases.load(db));
     expect(stored.map((s) => s.outcome)).toEqual(['new', 'failed', 'new']);
     expect(stored[1].message).toMatch(/^storing failed: .*null/i);
     expect((await db.all<{ build_id: string }>("SELECT r.build_id FROM run r JOIN job j ON j.id = r.job_id WHERE j.name = 'periodic-e2e' ORDER BY r.build_id")).map((r) => r.build_id)).toEqual(['1', '3']);
