@@ -3,6 +3,7 @@
 // Whole days and hours from the rollup tables, the edges from the runs themselves (spans.ts).
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { dayRollupRows } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 import { testSignaturePairs } from './rollupWindow';
 
@@ -55,26 +56,19 @@ export const causeTests = (db: Database, sigIds: number[], from: number, to: num
 
 /** The given signatures' runs per job and UTC day over [from, to): [signature, job, day start, runs taken down, flaked only]. */
 export async function causeJobDays(db: Database, sigIds: number[], from: number, to: number): Promise<[number, number, number, number, number][]> {
-  const out: [number, number, number, number, number][] = [];
-  if (!sigIds.length || to <= from) return out;
-  const d0 = Math.ceil(from / DAY);
-  const d1 = Math.floor(to / DAY);
-  if (d0 < d1) {
-    for (const [s, j, d, r, f] of await selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, sigIds)) {
-      out.push([Number(s), Number(j), Number(d) * DAY, Number(r), Number(f)]);
-    }
-  }
-  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
-    if (b <= a) continue;
-    const rows = await selectRowsIn(
-      db,
-      (p) => `SELECT signature_id, job_id, started / ${DAY}, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END)
-              FROM (${perRunSig(a, b, ` AND signature_id IN (${p})`)}) x GROUP BY signature_id, job_id, started / ${DAY}`,
-      sigIds,
-    );
-    for (const [s, j, d, r, f] of rows) out.push([Number(s), Number(j), Math.max(a, Number(d) * DAY), Number(r), Number(f)]);
-  }
-  return out;
+  if (!sigIds.length) return [];
+  const rows = await dayRollupRows(db, from, to, {
+    keyLength: 2,
+    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, sigIds),
+    part: (a, b) =>
+      selectRowsIn(
+        db,
+        (p) => `SELECT signature_id, job_id, started / ${DAY}, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END)
+                FROM (${perRunSig(a, b, ` AND signature_id IN (${p})`)}) x GROUP BY signature_id, job_id, started / ${DAY}`,
+        sigIds,
+      ),
+  });
+  return rows.map(([s, j, d, r, f]) => [s, j, d, r, f]);
 }
 
 /** Each signature's first occurrence in all stored history, and its latest before `to` (an index lookup each). */

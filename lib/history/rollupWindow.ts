@@ -4,6 +4,7 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { loadTestSets } from '../store/testSets';
+import { dayRollupRows } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 
 export interface Counts {
@@ -61,30 +62,23 @@ export interface JobCell {
 
 /**
  * The given tests' failures per job and UTC day over [from, to): whole days from rollup_test_day, the
- * partial days at the ends from the runs (bounded by those tests' own failures there).
+ * partial days at the ends from the runs or as their day less the rest (dayRollup.ts).
  */
 export async function testJobDays(db: Database, testIds: number[], from: number, to: number): Promise<JobCell[]> {
-  const out: JobCell[] = [];
-  if (!testIds.length || to <= from) return out;
-  const d0 = Math.ceil(from / DAY);
-  const d1 = Math.floor(to / DAY);
-  if (d0 < d1) {
-    const rows = await selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, testIds);
-    for (const [t, j, d, f, fl, fb, flb] of rows) out.push({ testId: Number(t), jobId: Number(j), day: Number(d) * DAY, failed: Number(f), flaked: Number(fl), failedBroken: Number(fb), flakedBroken: Number(flb) });
-  }
-  const edges: [number, number][] = d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
-  for (const [a, b] of edges) {
-    if (b <= a) continue;
-    const rows = await selectRowsIn(
-      db,
-      (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
-                     SUM(CASE WHEN o.outcome = 1 AND ${BROKEN} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${BROKEN} THEN 1 ELSE 0 END)
-              FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
-      testIds,
-    );
-    for (const [t, j, d, f, fl, fb, flb] of rows) out.push({ testId: Number(t), jobId: Number(j), day: Math.max(a, Number(d) * DAY), failed: Number(f), flaked: Number(fl), failedBroken: Number(fb), flakedBroken: Number(flb) });
-  }
-  return out;
+  if (!testIds.length) return [];
+  const rows = await dayRollupRows(db, from, to, {
+    keyLength: 2,
+    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, testIds),
+    part: (a, b) =>
+      selectRowsIn(
+        db,
+        (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
+                       SUM(CASE WHEN o.outcome = 1 AND ${BROKEN} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${BROKEN} THEN 1 ELSE 0 END)
+                FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
+        testIds,
+      ),
+  });
+  return rows.map(([testId, jobId, day, failed, flaked, failedBroken, flakedBroken]) => ({ testId, jobId, day, failed, flaked, failedBroken, flakedBroken }));
 }
 
 /** Runs of one job with one executed-test set in one bucket. */
@@ -199,25 +193,24 @@ export async function failureSpans(db: Database, testIds: number[], from: number
 
 /**
  * Failed and flaked runs per (test, signature) over [from, to), keyed by `by` and then by the other:
- * whole days from the rollup, the ends from the runs.
+ * whole days from the rollup, the ends as dayRollup.ts reads them.
  */
 export async function testSignaturePairs(db: Database, by: 'test_id' | 'signature_id', ids: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
   const other = by === 'test_id' ? 'signature_id' : 'test_id';
   const out = new Map<number, Map<number, number>>();
-  const add = (rows: unknown[][]) => {
-    for (const [k, o, n] of rows) {
-      let m = out.get(Number(k));
-      if (!m) out.set(Number(k), (m = new Map()));
-      m.set(Number(o), (m.get(Number(o)) ?? 0) + Number(n));
+  const add = (rows: number[][]) => {
+    for (const [k, o, , n] of rows) {
+      let m = out.get(k);
+      if (!m) out.set(k, (m = new Map()));
+      m.set(o, (m.get(o) ?? 0) + n);
     }
   };
-  if (!ids.length || to <= from) return out;
-  const d0 = Math.ceil(from / DAY);
-  const d1 = Math.floor(to / DAY);
-  if (d0 < d1) add(await selectRowsIn(db, (p) => `SELECT ${by}, ${other}, SUM(failed + flaked) FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY ${by}, ${other}`, ids));
-  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
-    if (b > a) add(await selectRowsIn(db, (p) => `SELECT ${by}, ${other}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}`, ids));
-  }
+  if (!ids.length) return out;
+  add(await dayRollupRows(db, from, to, {
+    keyLength: 2,
+    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, day, SUM(failed + flaked) FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY ${by}, ${other}, day`, ids),
+    part: (a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids),
+  }));
   return out;
 }
 
