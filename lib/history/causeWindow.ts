@@ -3,6 +3,7 @@
 // Whole days and hours from the rollup tables, the edges from the runs themselves (spans.ts).
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { cachedDays } from './dayCache';
 import { dayRollupRows } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 import { testSignaturePairs } from './rollupWindow';
@@ -59,7 +60,7 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
   if (!sigIds.length) return [];
   const rows = await dayRollupRows(db, from, to, {
     keyLength: 2,
-    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, sigIds),
+    whole: (d0, d1) => cachedDays(db, 'rollup_sig_day', 5, 2, sigIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
     part: (a, b) =>
       selectRowsIn(
         db,

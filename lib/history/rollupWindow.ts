@@ -4,6 +4,7 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { loadTestSets } from '../store/testSets';
+import { cachedDays } from './dayCache';
 import { dayRollupRows } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 
@@ -68,7 +69,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
   if (!testIds.length) return [];
   const rows = await dayRollupRows(db, from, to, {
     keyLength: 2,
-    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, testIds),
+    whole: (d0, d1) => cachedDays(db, 'rollup_test_day', 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
     part: (a, b) =>
       selectRowsIn(
         db,
@@ -208,7 +209,7 @@ export async function testSignaturePairs(db: Database, by: 'test_id' | 'signatur
   if (!ids.length) return out;
   add(await dayRollupRows(db, from, to, {
     keyLength: 2,
-    whole: (d0, d1) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, day, SUM(failed + flaked) FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${d0} AND day < ${d1} GROUP BY ${by}, ${other}, day`, ids),
+    whole: (d0, d1) => cachedDays(db, `rollup_sig_test_day by ${by}`, 4, 2, ids, d0, d1, (some, a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, day, failed + flaked FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${a} AND day < ${b}`, some)),
     part: (a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids),
   }));
   return out;

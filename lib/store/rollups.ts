@@ -12,6 +12,7 @@
 //   rollup_sig_total   per signature and day, all jobs, with its outcomes (ranking causes, telling mass failures)
 //   rollup_sig_hour    per signature and hour, all jobs
 //   rollup_sig_test_day per signature, test and day: failed and flaked runs (a cause's tests)
+import crypto from 'node:crypto';
 import { insertMany } from './bulk';
 import type { Param, Sql } from './db';
 
@@ -92,16 +93,18 @@ const statement = (r: Rollup, ids: string): string =>
  * from every rollup; inside the caller's transaction.
  */
 export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<void> {
+  const days = new Set<number>();
   for (let i = 0; i < runIds.length; i += 500) {
     const chunk = runIds.slice(i, i + 500);
     const ids = chunk.map(() => '?').join(', ');
+    for (const [d] of await sql.rows(`SELECT DISTINCT started / ${DAY} FROM run WHERE id IN (${ids})`, chunk)) days.add(Number(d));
     for (const r of ROLLUPS) {
       const signs: Param[] = r.values.map(() => sign);
       // the sign placeholders come first in the SELECT, the run ids after
       await sql.run(statement(r, ids), [...signs, ...chunk]);
     }
   }
-  await bumpDataVersion(sql);
+  await bumpDataVersion(sql, days);
 }
 
 /** Drops the rollup rows that count nothing any more (after runs were taken away). */
@@ -188,14 +191,29 @@ export async function rollUpStored(sql: Sql, runs: RolledRun[], outcomes: Rolled
     const tail = `ON CONFLICT (${r.key.join(', ')}) DO UPDATE SET ${r.values.map((v) => `${v} = ${r.table}.${v} + excluded.${v}`).join(', ')}`;
     await insertMany(sql, r.table, [...r.key, ...r.values], [...rows.values()], tail);
   }
-  await bumpDataVersion(sql);
+  await bumpDataVersion(sql, new Set(runs.map((r) => Math.floor(r.started / DAY))));
 }
 
-/** A counter that moves whenever the rollups do: answers cached on it stay right until the data changes. */
-export async function bumpDataVersion(sql: Sql): Promise<void> {
+const DAY_VERSION = 'rollup_day:';
+
+/**
+ * Versions that move whenever the rollups do: `data_version`, a counter, for any change (answers cached
+ * on it stay right until the data changes), and for each UTC day the change touched a new random
+ * token (whole days cached on it stay right while ingest writes today, lib/history/dayCache.ts; random,
+ * so a database made again at the same address never repeats a version a cache still holds).
+ */
+export async function bumpDataVersion(sql: Sql, days: Iterable<number>): Promise<void> {
   await sql.run("INSERT INTO kv (key, value) VALUES ('data_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT)");
+  const token = crypto.randomBytes(8).toString('hex');
+  for (const d of days) await sql.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [`${DAY_VERSION}${d}`, token]);
 }
 
 export async function dataVersion(sql: Sql): Promise<string> {
   return (await sql.get<{ value: string }>("SELECT value FROM kv WHERE key = 'data_version'"))?.value ?? '0';
+}
+
+/** Each UTC day's version (days never written have none). */
+export async function dayVersions(sql: Sql): Promise<Map<number, string>> {
+  const rows = await sql.rows("SELECT key, value FROM kv WHERE key >= 'rollup_day:' AND key < 'rollup_day;'");
+  return new Map(rows.map(([k, v]) => [Number(String(k).slice(DAY_VERSION.length)), String(v)]));
 }

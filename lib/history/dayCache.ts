@@ -1,0 +1,83 @@
+// Whole days of a per-day rollup kept in memory per id (a test, a signature) and UTC day, each with
+// its day's version (lib/store/rollups.ts bumps it in the same transaction as any write to that day).
+// Ingest writes today all day long, and every write moves the data version; the days before today
+// stay as they were, so an answer after a pass reads today's rows again, not the fortnight's.
+import type { Database } from '../store/db';
+import { dayVersions } from '../store/rollups';
+
+/**
+ * Rows of [id, ...] with the day number at `dayColumn`, of the given ids and days [d0, d1), as the
+ * rollup holds them.
+ */
+export type WholeDays = (ids: number[], d0: number, d1: number) => Promise<unknown[][]>;
+
+interface Entry {
+  version: string;
+  /** the day's rows of that id, flattened, `width` numbers each */
+  cells: Int32Array;
+}
+
+/** Numbers kept at most across every cache (4 bytes each: ids, day numbers and counts are 32-bit). */
+const MAX_NUMBERS = 16_000_000;
+let kept = 0;
+const caches = new Map<string, Map<string, Entry>>();
+
+/**
+ * The rows of `ids` over the days [d0, d1), each `width` numbers: from memory where that id's day is
+ * kept at its current version, the rest in one read. Versions are read before the rows, so rows kept
+ * are never older than the version they are kept under.
+ */
+export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<number[][]> {
+  const out: number[][] = [];
+  if (!ids.length || d1 <= d0) return out;
+  const versions = await dayVersions(db);
+  const key = `${db.url}|${name}`;
+  let cache = caches.get(key);
+  if (!cache) caches.set(key, (cache = new Map()));
+  const emit = (cells: Int32Array) => {
+    for (let i = 0; i < cells.length; i += width) out.push(Array.from(cells.subarray(i, i + width)));
+  };
+  const missing = new Set<number>();
+  const hits = new Set<string>();
+  let m0 = Infinity;
+  let m1 = -Infinity;
+  for (const id of ids) {
+    for (let d = d0; d < d1; d++) {
+      const k = `${id}|${d}`;
+      const e = cache.get(k);
+      if (e && e.version === (versions.get(d) ?? '0')) {
+        emit(e.cells);
+        hits.add(k);
+      } else {
+        missing.add(id);
+        if (d < m0) m0 = d;
+        if (d + 1 > m1) m1 = d + 1;
+      }
+    }
+  }
+  if (!missing.size) return out;
+  const byCell = new Map<string, number[]>();
+  for (const row of await read([...missing], m0, m1)) {
+    const k = `${Number(row[0])}|${Number(row[dayColumn])}`;
+    let flat = byCell.get(k);
+    if (!flat) byCell.set(k, (flat = []));
+    for (let i = 0; i < width; i++) flat.push(Number(row[i]));
+  }
+  for (const id of missing) {
+    for (let d = m0; d < m1; d++) {
+      const k = `${id}|${d}`;
+      if (hits.has(k)) continue; // emitted from memory above
+      const cells = Int32Array.from(byCell.get(k) ?? []);
+      if (kept + cells.length > MAX_NUMBERS) {
+        for (const c of caches.values()) c.clear();
+        kept = 0;
+      }
+      const old = cache.get(k);
+      if (old) kept -= old.cells.length;
+      cache.set(k, { version: versions.get(d) ?? '0', cells });
+      kept += cells.length;
+      emit(cells);
+    }
+  }
+  return out;
+}
