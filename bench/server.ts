@@ -1,8 +1,10 @@
 // Benchmark of the web server at scale: `npm start` (the built app, `next start`) on a database that
 // `npm run bench:world` made. A cold first call, then rounds of warm calls to the hot list (24h, 7d,
 // 14d), the causes, a test's API answer and its page; the server's memory (RSS of its process tree)
-// after each round. Without --at the calls ask for "now", as a buildcop's browser does.
-//   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--at ISO]
+// after each round. Without --at the calls ask for "now", as a buildcop's browser does. Then, per
+// route, --computed calls each at a time of its own a minute or so apart (nothing cached for it but
+// the whole days before it: what every answer after an ingest pass costs).
+//   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--computed 5] [--at ISO]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -11,7 +13,7 @@ import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values } = parseArgs({
-  options: { db: { type: 'string' }, rounds: { type: 'string', default: '3' }, calls: { type: 'string', default: '20' }, at: { type: 'string' } },
+  options: { db: { type: 'string' }, rounds: { type: 'string', default: '3' }, calls: { type: 'string', default: '20' }, computed: { type: 'string', default: '5' }, at: { type: 'string' } },
 });
 if (!values.db) {
   console.error('give --db URL (a database `npm run bench:world` made)');
@@ -107,9 +109,25 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     if (first.status !== 200) throw new Error(`${label} answered ${first.status}: ${first.body.slice(0, 300)}`);
     const ms: number[] = [];
     for (let i = 0; i < calls; i++) ms.push((await get(route)).ms);
-    line.push(`${label} ${pct(ms, 50).toFixed(0)}/${pct(ms, 95).toFixed(0)} ms (first ${first.ms.toFixed(0)})`);
+    line.push(`${label} ${pct(ms, 50).toFixed(0)}/${pct(ms, 95).toFixed(0)}/${Math.max(...ms).toFixed(0)} ms (first ${first.ms.toFixed(0)})`);
   }
-  console.log(`round ${round} (median/p95 of ${calls}): ${line.join('; ')}; server RSS ${(treeRssKb(server.pid!) / 1024).toFixed(0)} MB`);
+  console.log(`round ${round} (median/p95/max of ${calls}): ${line.join('; ')}; server RSS ${(treeRssKb(server.pid!) / 1024).toFixed(0)} MB`);
+}
+const computed = Number(values.computed);
+if (computed > 0) {
+  const base = Math.floor((values.at ? Date.parse(values.at) : Date.now()) / 1000);
+  const line: string[] = [];
+  for (const [label, route] of routes) {
+    const ms: number[] = [];
+    for (let i = 1; i <= computed; i++) {
+      const t = new Date((base - i * 67) * 1000).toISOString();
+      const r = await get(`${route.replace(/&at=[^&]*/, '')}&at=${encodeURIComponent(t)}&budget=60000`);
+      if (r.status !== 200) throw new Error(`${label} answered ${r.status}: ${r.body.slice(0, 300)}`);
+      ms.push(r.ms);
+    }
+    line.push(`${label} ${pct(ms, 50).toFixed(0)}/${pct(ms, 95).toFixed(0)}/${Math.max(...ms).toFixed(0)} ms`);
+  }
+  console.log(`computed, each at its own time (median/p95/max of ${computed}): ${line.join('; ')}; server RSS ${(treeRssKb(server.pid!) / 1024).toFixed(0)} MB`);
 }
 stop();
 process.exit(0);

@@ -48,7 +48,7 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
   const allowed = filterJobs(jobList, q);
   const jobName = new Map(jobList.map((j) => [j.id, j.name]));
   const [w, verdicts, first] = await Promise.all([
-    testWindows(db, span, [t.id], allowed).then((m) => m.get(t.id)!),
+    testWindows(db, span, [t.id], allowed, { perDay: true }).then((m) => m.get(t.id)!),
     // the verdict at `at`, judged on the 14 days before it whatever the window (as the hot list's)
     verdictsAt(db, q.at, [t.id]),
     db.get<{ first_seen: number }>('SELECT first_seen FROM test WHERE id = ?', [t.id]),

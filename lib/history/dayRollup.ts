@@ -30,9 +30,11 @@ export async function dayRollupRows(db: Database, from: number, to: number, r: D
   const out: number[][] = [];
   if (to <= from) return out;
   const k = r.keyLength;
+  // rows are the caller's own (fresh from the database or dayCache.ts): numbered in place
   const push = (rows: unknown[][], clip: number) => {
     for (const row of rows) {
-      const n = row.map(Number);
+      for (let i = 0; i < row.length; i++) if (typeof row[i] !== 'number') row[i] = Number(row[i]);
+      const n = row as number[];
       n[k] = Math.max(clip, n[k] * DAY);
       out.push(n);
     }

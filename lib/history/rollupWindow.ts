@@ -25,14 +25,15 @@ function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void 
 }
 
 /**
- * Failed and flaked runs per test over [from, to), of every job or only of `jobs`. Without a job
+ * Failed and flaked runs per test (every test, or `only` those) over [from, to), of every job or only of `jobs`. Without a job
  * filter, partial days come from the hourly rollup; with one, from the runs (a filtered view reads more).
  */
-export async function testTotals(db: Database, from: number, to: number, jobs: Set<number> | null): Promise<Map<number, Counts>> {
+export async function testTotals(db: Database, from: number, to: number, jobs: Set<number> | null, only?: number[]): Promise<Map<number, Counts>> {
   const out = new Map<number, Counts>();
   const s = spansOf(from, to);
+  const wanted = only && new Set(only);
   const add = (rows: unknown[][]) => {
-    for (const [t, f, fl] of rows) bump(out, Number(t), Number(f), Number(fl));
+    for (const [t, f, fl] of rows) if (!wanted || wanted.has(Number(t))) bump(out, Number(t), Number(f), Number(fl));
   };
   const jobWhere = jobs ? ` AND job_id IN (${idList(jobs)})` : '';
   if (jobs && !jobs.size) return out;

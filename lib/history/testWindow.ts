@@ -2,7 +2,7 @@
 // counts in the window and the one before, per job, per point of a sparkline, the first and last
 // failure, and the signatures. The hot list, a test's page and a job's page read them here.
 import type { Database } from '../store/db';
-import { failureSpans, membersWanted, runCells, testJobDays, testSets, testSignatures, type RunCell } from './rollupWindow';
+import { failureSpans, membersWanted, runCells, testJobDays, testSets, testSignatures, testTotals, type RunCell } from './rollupWindow';
 import { DAY, HOUR, spansOf } from './spans';
 import { iso, type WindowSpan } from './window';
 
@@ -29,7 +29,7 @@ export interface TestWindow {
   prevFlaked: number;
   /** the window, per job */
   perJob: Map<number, JobCounts>;
-  /** the window, per UTC day: [day start, job, counts] */
+  /** the window, per UTC day: [day start, job, counts] (when asked for) */
   perDay: { day: number; jobId: number; counts: JobCounts }[];
   first: number | null;
   last: number | null;
@@ -46,41 +46,60 @@ export function sparkStep(span: WindowSpan): number {
 
 const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || allowed.has(jobId);
 
-/** Runs of the given tests per job and bucket start, from run cells and the sets. */
-async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null): Promise<Map<number, Map<number, Map<number, number>>>> {
-  const sets = await testSets(db, new Set(cells.map((c) => c.setId)));
-  const inSet = membersWanted(sets, testIds);
-  // test -> job -> bucket -> runs
-  const out = new Map<number, Map<number, Map<number, number>>>();
-  for (const c of cells) {
-    if (!allowedJob(allowed, c.jobId)) continue;
-    for (const t of inSet.get(c.setId) ?? []) {
-      let byJob = out.get(t);
-      if (!byJob) out.set(t, (byJob = new Map()));
-      let byAt = byJob.get(c.jobId);
-      if (!byAt) byJob.set(c.jobId, (byAt = new Map()));
-      byAt.set(c.at, (byAt.get(c.at) ?? 0) + c.runs);
-    }
-  }
-  return out;
+/** Runs of the given tests per job, in buckets from `base` (one number per bucket), from run cells and the sets. */
+interface RunsOf {
+  base: number;
+  bucket: number;
+  /** test -> job -> runs per bucket */
+  byTest: Map<number, Map<number, Float64Array>>;
 }
 
-export async function testWindows(db: Database, span: WindowSpan, testIds: number[], allowed: Set<number> | null): Promise<Map<number, TestWindow>> {
+async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, from: number, to: number, bucket: number): Promise<RunsOf> {
+  const sets = await testSets(db, new Set(cells.map((c) => c.setId)));
+  const inSet = membersWanted(sets, testIds);
+  const base = Math.floor(from / bucket) * bucket;
+  const n = Math.max(1, Math.ceil((to - base) / bucket));
+  // each job and test set's runs per bucket first, then each test of the set takes them whole
+  const groups = new Map<string, { jobId: number; setId: number; runs: Float64Array }>();
+  for (const c of cells) {
+    if (!allowedJob(allowed, c.jobId)) continue;
+    const k = `${c.jobId}|${c.setId}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n) }));
+    g.runs[Math.min(n - 1, Math.max(0, Math.floor((c.at - base) / bucket)))] += c.runs;
+  }
+  const byTest = new Map<number, Map<number, Float64Array>>();
+  for (const g of groups.values()) {
+    for (const t of inSet.get(g.setId) ?? []) {
+      let byJob = byTest.get(t);
+      if (!byJob) byTest.set(t, (byJob = new Map()));
+      const runs = byJob.get(g.jobId);
+      if (!runs) byJob.set(g.jobId, Float64Array.from(g.runs));
+      else for (let i = 0; i < n; i++) runs[i] += g.runs[i];
+    }
+  }
+  return { base, bucket, byTest };
+}
+
+/** `perDay`: also each test's counts per job and UTC day (a test's page shows them; the hot list does not). */
+export async function testWindows(db: Database, span: WindowSpan, testIds: number[], allowed: Set<number> | null, opts: { perDay?: boolean } = {}): Promise<Map<number, TestWindow>> {
   const out = new Map<number, TestWindow>();
   for (const id of testIds) {
     out.set(id, { testId: id, windowRuns: 0, windowFailed: 0, windowFlaked: 0, prevRuns: 0, prevFailed: 0, prevFlaked: 0, perJob: new Map(), perDay: [], first: null, last: null, signatures: new Map(), sparkline: [] });
   }
   if (!testIds.length) return out;
   const step = sparkStep(span);
+  // the window before needs only each test's totals: per test and day (or hour), not per job
   const [failWindow, failPrev, cellsWindow, cellsPrev, spans, sigs] = await Promise.all([
     testJobDays(db, testIds, span.from, span.to),
-    testJobDays(db, testIds, span.prevFrom, span.from),
+    testTotals(db, span.prevFrom, span.from, allowed, testIds),
     runCells(db, span.from, span.to, step === DAY ? DAY : HOUR),
     runCells(db, span.prevFrom, span.from, DAY),
     failureSpans(db, testIds, span.from, span.to, allowed),
     testSignatures(db, testIds, span.from, span.to),
   ]);
-  const [runsWindow, runsPrev] = await Promise.all([runsOf(db, cellsWindow, testIds, allowed), runsOf(db, cellsPrev, testIds, allowed)]);
+  const cellBucket = step === DAY ? DAY : HOUR;
+  const [runsWindow, runsPrev] = await Promise.all([runsOf(db, cellsWindow, testIds, allowed, span.from, span.to, cellBucket), runsOf(db, cellsPrev, testIds, allowed, span.prevFrom, span.from, DAY)]);
   const pointOf = (t: number) => Math.floor(t / step) * step;
   const spark = new Map<number, Map<number, JobCounts>>(); // test -> point -> counts
   const point = (t: number, at: number) => {
@@ -109,35 +128,40 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
     w.perJob.set(c.jobId, j);
     j.failed += c.failed;
     j.flaked += c.flaked;
-    const d = dayCell(c.testId, Math.floor(c.day / DAY) * DAY, c.jobId);
-    d.failed += c.failed;
-    d.flaked += c.flaked;
+    if (opts.perDay) {
+      const d = dayCell(c.testId, Math.floor(c.day / DAY) * DAY, c.jobId);
+      d.failed += c.failed;
+      d.flaked += c.flaked;
+    }
     if (step === DAY) {
       const p = point(c.testId, c.day);
       p.failed += c.failed;
       p.flaked += c.flaked;
     }
   }
-  for (const c of failPrev) {
-    if (!allowedJob(allowed, c.jobId)) continue;
-    const w = out.get(c.testId)!;
+  for (const [t, c] of failPrev) {
+    const w = out.get(t);
+    if (!w) continue;
     w.prevFailed += c.failed;
     w.prevFlaked += c.flaked;
   }
-  for (const [t, byJob] of runsWindow) {
+  for (const [t, byJob] of runsWindow.byTest) {
     const w = out.get(t)!;
-    for (const [jobId, byAt] of byJob) {
+    for (const [jobId, runs] of byJob) {
       const j = w.perJob.get(jobId) ?? { runs: 0, failed: 0, flaked: 0 };
       w.perJob.set(jobId, j);
-      for (const [at, n] of byAt) {
+      for (let i = 0; i < runs.length; i++) {
+        const n = runs[i];
+        if (!n) continue;
+        const at = Math.max(span.from, runsWindow.base + i * runsWindow.bucket);
         w.windowRuns += n;
         j.runs += n;
-        dayCell(t, Math.floor(at / DAY) * DAY, jobId).runs += n;
+        if (opts.perDay) dayCell(t, Math.floor(at / DAY) * DAY, jobId).runs += n;
         point(t, at).runs += n;
       }
     }
   }
-  for (const [t, byJob] of runsPrev) for (const byAt of byJob.values()) for (const n of byAt.values()) out.get(t)!.prevRuns += n;
+  for (const [t, byJob] of runsPrev.byTest) for (const runs of byJob.values()) for (let i = 0; i < runs.length; i++) out.get(t)!.prevRuns += runs[i];
   if (step !== DAY) await addHourlyFailures(db, span, testIds, allowed, point);
   for (const [t, w] of out) {
     const s = spans.get(t);

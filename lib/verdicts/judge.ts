@@ -87,32 +87,63 @@ const SAME_CONDITION_EXAMINED = 20;
 /** Flaky and failing tests: their hard failures paired with a healthy run of the same job and payload (else commit) where they passed. */
 async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
   const { db, lookback: lb } = ctx;
+  const failures = new Map<number, RunRow[]>();
   for (const [id] of tests) {
-    const failed = (await db.rows(
+    failures.set(id, (await db.rows(
       `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
       [id, lb.from, lb.at],
-    )).map(toRunRow);
+    )).map(toRunRow));
+  }
+  const runsLike = await sameConditionRuns(ctx, [...failures.values()].flat());
+  const groupOf = (f: RunRow) => (f.payload ? `${f.jobId}|payload|${f.payload}` : f.commit ? `${f.jobId}|commit|${f.commit}` : undefined);
+  for (const [id] of tests) {
+    const mine = failures.get(id)!;
+    // of the runs under the same conditions, those where this test did not pass (it failed or flaked)
+    const candidates = [...new Set(mine.flatMap((f) => runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id)).map((r) => r.id))];
+    const notPassed = new Set((await selectRowsIn(db, (p) => `SELECT run_id FROM test_outcome WHERE test_id = ${id} AND run_id IN (${p})`, candidates)).map(([r]) => Number(r)));
     const pairs: SameConditionPair[] = [];
-    const groups = new Map<string, RunRow[]>();
-    for (const f of failed) {
-      const on = f.payload ? 'payload' : 'commit';
-      const value = f.payload || f.commit;
-      if (!value) continue;
-      const k = `${f.jobId}|${on}|${value}`;
-      let g = groups.get(k);
-      if (!g) {
-        g = (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND r.${on === 'payload' ? 'payload' : 'commit_sha'} = ? AND r.started >= ? AND r.started < ? AND NOT ${BROKEN_SQL} LIMIT 20`, [f.jobId, value, lb.from, lb.at])).map(toRunRow).filter((r) => executedIn(ctx, r.testSetId, id));
-        const notPassed = new Set((await selectRowsIn(db, (p) => `SELECT run_id FROM test_outcome WHERE test_id = ${id} AND run_id IN (${p})`, g.map((r) => r.id))).map(([r]) => Number(r)));
-        g = g.filter((r) => !notPassed.has(r.id));
-        groups.set(k, g);
-      }
-      if (g.length) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on, value, failed: f.buildId, passed: g[0].buildId });
+    for (const f of mine) {
+      const group = groupOf(f);
+      if (!group) continue;
+      const passed = (runsLike.get(group) ?? []).find((r) => executedIn(ctx, r.testSetId, id) && !notPassed.has(r.id));
+      if (passed) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on: f.payload ? 'payload' : 'commit', value: f.payload || f.commit, failed: f.buildId, passed: passed.buildId });
     }
     if (!pairs.length) continue;
     const j = judged.get(id)!;
     j.history.sameConditionPairs = pairs;
     j.verdict = judge(j.history);
   }
+}
+
+/** Runs looked at per job and payload (or commit) for a pass under the same condition. */
+const SAME_CONDITION_RUNS = 20;
+
+/**
+ * The healthy runs of the lookback on the failures' jobs with their payload (else commit), the first
+ * SAME_CONDITION_RUNS of each by start, keyed `job|payload|value` or `job|commit|value`: one read for
+ * every test's failures.
+ */
+async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Promise<Map<string, RunRow[]>> {
+  const { db, lookback: lb } = ctx;
+  const out = new Map<string, RunRow[]>();
+  for (const on of ['payload', 'commit'] as const) {
+    const column = on === 'payload' ? 'payload' : 'commit_sha';
+    const wanted = failures.filter((f) => (on === 'payload' ? !!f.payload : !f.payload && !!f.commit));
+    if (!wanted.length) continue;
+    const keys = new Set(wanted.map((f) => `${f.jobId}|${on}|${on === 'payload' ? f.payload : f.commit}`));
+    const jobs = [...new Set(wanted.map((f) => f.jobId))].join(', ');
+    const values = [...new Set(wanted.map((f) => (on === 'payload' ? f.payload : f.commit)))];
+    const rows = await selectRowsIn(db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id IN (${jobs}) AND r.${column} IN (${p}) AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_SQL}`, values);
+    const runs = rows.map(toRunRow).sort((a, b) => a.started - b.started || a.id - b.id);
+    for (const r of runs) {
+      const k = `${r.jobId}|${on}|${on === 'payload' ? r.payload : r.commit}`;
+      if (!keys.has(k)) continue;
+      let list = out.get(k);
+      if (!list) out.set(k, (list = []));
+      if (list.length < SAME_CONDITION_RUNS) list.push(r);
+    }
+  }
+  return out;
 }
 
 /** Fills in the runs the evidence names. */

@@ -49,6 +49,25 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
   return p;
 }
 
+/** The lookback's healthy runs per job and test set, per day (made once per lookback). */
+const healthyByContext = new WeakMap<LookbackContext, { jobId: number; setId: number; runs: Float64Array }[]>();
+
+function healthyRuns(ctx: LookbackContext): { jobId: number; setId: number; runs: Float64Array }[] {
+  let out = healthyByContext.get(ctx);
+  if (out) return out;
+  const groups = new Map<string, { jobId: number; setId: number; runs: Float64Array }>();
+  for (const c of ctx.cells) {
+    const healthy = c.runs - c.broken;
+    if (healthy <= 0) continue;
+    const k = `${c.jobId}|${c.setId}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(ctx.lookback.buckets) }));
+    g.runs[bucketIn(ctx.lookback, c.at)] += healthy;
+  }
+  healthyByContext.set(ctx, (out = [...groups.values()]));
+  return out;
+}
+
 /** A run the evidence may name. */
 export interface RunRow {
   id: number;
@@ -116,13 +135,14 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     }
     if (b === t.lastDay) t.lastJobs.add(c.jobId);
   }
-  // healthy runs that executed each test, from the cells and the sets
+  // healthy runs that executed each test, from the cells and the sets: each job and set's runs per
+  // day, which every test of the set takes whole
   const inSet = membersWanted(ctx.sets, testIds);
-  for (const c of ctx.cells) {
-    const healthy = c.runs - c.broken;
-    if (healthy <= 0) continue;
-    const b = bucketIn(lb, c.at);
-    for (const t of inSet.get(c.setId) ?? []) series(t, c.jobId).runs[b] += healthy;
+  for (const g of healthyRuns(ctx)) {
+    for (const t of inSet.get(g.setId) ?? []) {
+      const runs = series(t, g.jobId).runs;
+      for (let b = 0; b < n; b++) runs[b] += g.runs[b];
+    }
   }
 
   const { recentOutcomes, recentRuns } = await recentOfJobs(ctx, testIds, [...perTest.values()].flatMap((t) => [...t.lastJobs]));
