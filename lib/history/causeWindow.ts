@@ -4,7 +4,7 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { cachedDays } from './dayCache';
-import { dayRollupRows } from './dayRollup';
+import { dayRollupChunks, rowsOf } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 import { testSignaturePairs } from './rollupWindow';
 
@@ -58,8 +58,9 @@ export const causeTests = (db: Database, sigIds: number[], from: number, to: num
 /** The given signatures' runs per job and UTC day over [from, to): [signature, job, day start, runs taken down, flaked only]. */
 export async function causeJobDays(db: Database, sigIds: number[], from: number, to: number): Promise<[number, number, number, number, number][]> {
   if (!sigIds.length) return [];
-  const rows = await dayRollupRows(db, from, to, {
+  const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 2,
+    width: 5,
     whole: (d0, d1) => cachedDays(db, 'rollup_sig_day', 5, 2, sigIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
     part: (a, b) =>
       selectRowsIn(
@@ -69,7 +70,7 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
         sigIds,
       ),
   });
-  return rows.map(([s, j, d, r, f]) => [s, j, d, r, f]);
+  return rowsOf(chunks, 5, 2).map(([s, j, d, r, f]) => [s, j, d, r, f]);
 }
 
 /** Each signature's first occurrence in all stored history, and its latest before `to` (an index lookup each). */

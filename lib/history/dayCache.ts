@@ -23,19 +23,20 @@ let kept = 0;
 const caches = new Map<string, Map<string, Entry>>();
 
 /**
- * The rows of `ids` over the days [d0, d1), each `width` numbers: from memory where that id's day is
- * kept at its current version, the rest in one read. Versions are read before the rows, so rows kept
+ * The rows of `ids` over the days [d0, d1), flattened in chunks of `width` numbers a row: from memory
+ * where that id's day is kept at its current version, the rest in one read. Versions are read before the rows, so rows kept
  * are never older than the version they are kept under.
  */
-export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<number[][]> {
-  const out: number[][] = [];
+export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<Int32Array[]> {
+  const out: Int32Array[] = [];
   if (!ids.length || d1 <= d0) return out;
   const versions = await dayVersions(db);
   const key = `${db.url}|${name}`;
   let cache = caches.get(key);
   if (!cache) caches.set(key, (cache = new Map()));
+  // kept cells are never changed, so they are handed out as they are
   const emit = (cells: Int32Array) => {
-    for (let i = 0; i < cells.length; i += width) out.push(Array.from(cells.subarray(i, i + width)));
+    if (cells.length) out.push(cells);
   };
   const missing = new Set<number>();
   const hits = new Set<string>();

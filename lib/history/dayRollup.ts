@@ -1,17 +1,25 @@
 // A rollup kept per UTC day, summed over any range [from, to): whole days from the rollup table, and
 // each partial day at an end either from the runs of that part or, when the rest of that day holds
 // fewer runs, as the day's rollup less the rest. For "now" the rest of today is empty, so today so far
-// is today's rollup row and no outcome is read at all; exact for any `at` either way.
+// is today's rollup row and no outcome is read at all; exact for any `at` either way. Rows travel
+// flattened, `width` numbers each (a fortnight of a hot list's tests per job is 430,000 of them).
 import type { Database } from '../store/db';
 import { DAY } from './spans';
 
+/** Rows of `width` numbers flattened, [...key, day number, ...values] each; a row's bucket starts at max(clip, its day's start). */
+export interface RowChunk {
+  cells: ArrayLike<number>;
+  clip: number;
+}
+
 /**
- * Rows of [...key, day number, ...values]: `whole(d0, d1)` from the rollup for the days [d0, d1),
- * `part(a, b)` the same sums from the runs of [a, b) (inside one day).
+ * `whole(d0, d1)`: the rollup's rows for the days [d0, d1), flattened; `part(a, b)`: the same sums
+ * from the runs of [a, b) (inside one day), as rows.
  */
 export interface DayRollup {
   keyLength: number;
-  whole: (d0: number, d1: number) => Promise<unknown[][]>;
+  width: number;
+  whole: (d0: number, d1: number) => Promise<ArrayLike<number>[]>;
   part: (a: number, b: number) => Promise<unknown[][]>;
 }
 
@@ -22,26 +30,19 @@ async function runsBetween(db: Database, a: number, b: number): Promise<number> 
   return Number(row?.[0] ?? 0);
 }
 
-/**
- * The rows over [from, to), each with its bucket start in place of the day number: the day's start,
- * or `from` for the part of a day a range begins in.
- */
-export async function dayRollupRows(db: Database, from: number, to: number, r: DayRollup): Promise<number[][]> {
-  const out: number[][] = [];
+const flatten = (rows: unknown[][]): number[] => {
+  const out: number[] = [];
+  for (const row of rows) for (const v of row) out.push(Number(v));
+  return out;
+};
+
+/** The rows over [from, to), in chunks. */
+export async function dayRollupChunks(db: Database, from: number, to: number, r: DayRollup): Promise<RowChunk[]> {
+  const out: RowChunk[] = [];
   if (to <= from) return out;
-  const k = r.keyLength;
-  // rows are the caller's own (fresh from the database or dayCache.ts): numbered in place
-  const push = (rows: unknown[][], clip: number) => {
-    for (const row of rows) {
-      for (let i = 0; i < row.length; i++) if (typeof row[i] !== 'number') row[i] = Number(row[i]);
-      const n = row as number[];
-      n[k] = Math.max(clip, n[k] * DAY);
-      out.push(n);
-    }
-  };
   const d0 = Math.ceil(from / DAY);
   const d1 = Math.floor(to / DAY);
-  if (d0 < d1) push(await r.whole(d0, d1), 0);
+  if (d0 < d1) for (const cells of await r.whole(d0, d1)) out.push({ cells, clip: 0 });
   for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
     if (b <= a) continue;
     const day = Math.floor(a / DAY);
@@ -50,28 +51,45 @@ export async function dayRollupRows(db: Database, from: number, to: number, r: D
     const inside = await runsBetween(db, a, b);
     if (!inside) continue;
     const rest = (await runsBetween(db, start, a)) + (await runsBetween(db, b, end));
-    if (rest >= inside) push(await r.part(a, b), a);
-    else push(await dayLess(r, day, [[start, a], [b, end]]), a);
+    out.push({ cells: rest >= inside ? flatten(await r.part(a, b)) : await dayLess(r, day, [[start, a], [b, end]]), clip: a });
   }
   return out;
 }
 
-/** One day's rollup rows less the raw rows of the given parts of it; rows left at zero are dropped. */
-async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<unknown[][]> {
-  const k = r.keyLength;
-  const keyOf = (n: number[]) => n.slice(0, k).join('|');
+/** One day's rollup rows less the raw rows of the given parts of it, flattened; rows left at zero are dropped. */
+async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<number[]> {
+  const { keyLength: k, width: w } = r;
   const cells = new Map<string, number[]>();
-  for (const row of await r.whole(day, day + 1)) {
-    const n = row.map(Number);
-    cells.set(keyOf(n), n);
+  for (const chunk of await r.whole(day, day + 1)) {
+    for (let i = 0; i < chunk.length; i += w) {
+      const row = Array.from({ length: w }, (_, j) => chunk[i + j]);
+      cells.set(row.slice(0, k).join('|'), row);
+    }
   }
   for (const [a, b] of parts) {
     if (b <= a) continue;
     for (const row of await r.part(a, b)) {
-      const n = row.map(Number);
-      const c = cells.get(keyOf(n));
-      if (c) for (let i = k + 1; i < n.length; i++) c[i] -= n[i];
+      const c = cells.get(row.slice(0, k).map(Number).join('|'));
+      if (c) for (let i = k + 1; i < w; i++) c[i] -= Number(row[i]);
     }
   }
-  return [...cells.values()].filter((c) => c.slice(k + 1).some((v) => v !== 0));
+  return [...cells.values()].filter((c) => c.slice(k + 1).some((v) => v !== 0)).flat();
+}
+
+/** Calls fn for each row: the chunk's cells, the row's offset, and its bucket's start (Unix seconds). */
+export function forEachRow(chunks: RowChunk[], width: number, dayColumn: number, fn: (cells: ArrayLike<number>, i: number, start: number) => void): void {
+  for (const { cells, clip } of chunks) {
+    for (let i = 0; i < cells.length; i += width) fn(cells, i, Math.max(clip, cells[i + dayColumn] * DAY));
+  }
+}
+
+/** The rows as arrays, the day column holding the bucket's start (for answers with few rows). */
+export function rowsOf(chunks: RowChunk[], width: number, dayColumn: number): number[][] {
+  const out: number[][] = [];
+  forEachRow(chunks, width, dayColumn, (cells, i, start) => {
+    const row = Array.from({ length: width }, (_, j) => cells[i + j]);
+    row[dayColumn] = start;
+    out.push(row);
+  });
+  return out;
 }

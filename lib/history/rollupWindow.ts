@@ -5,7 +5,7 @@ import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { loadTestSets } from '../store/testSets';
 import { cachedDays } from './dayCache';
-import { dayRollupRows } from './dayRollup';
+import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 
 export interface Counts {
@@ -50,26 +50,27 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   return out;
 }
 
-/** A test's failures on one job in one bucket: all of them, and those in broken runs. */
-export interface JobCell {
-  testId: number;
-  jobId: number;
-  /** start of the bucket (a UTC day, or the part of one that the range covers) */
-  day: number;
-  failed: number;
-  flaked: number;
-  failedBroken: number;
-  flakedBroken: number;
+/**
+ * The given tests' failures per job and bucket (a UTC day, or the part of one the range covers): all
+ * of them, and those in broken runs. Hundreds of thousands at scale, so read through `each`.
+ */
+export class JobCells {
+  constructor(private readonly chunks: RowChunk[]) {}
+
+  each(fn: (testId: number, jobId: number, start: number, failed: number, flaked: number, failedBroken: number, flakedBroken: number) => void): void {
+    forEachRow(this.chunks, 7, 2, (c, i, start) => fn(c[i], c[i + 1], start, c[i + 3], c[i + 4], c[i + 5], c[i + 6]));
+  }
 }
 
 /**
  * The given tests' failures per job and UTC day over [from, to): whole days from rollup_test_day, the
  * partial days at the ends from the runs or as their day less the rest (dayRollup.ts).
  */
-export async function testJobDays(db: Database, testIds: number[], from: number, to: number): Promise<JobCell[]> {
-  if (!testIds.length) return [];
-  const rows = await dayRollupRows(db, from, to, {
+export async function testJobDays(db: Database, testIds: number[], from: number, to: number): Promise<JobCells> {
+  if (!testIds.length) return new JobCells([]);
+  return new JobCells(await dayRollupChunks(db, from, to, {
     keyLength: 2,
+    width: 7,
     whole: (d0, d1) => cachedDays(db, 'rollup_test_day', 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
     part: (a, b) =>
       selectRowsIn(
@@ -79,8 +80,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
                 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
         testIds,
       ),
-  });
-  return rows.map(([testId, jobId, day, failed, flaked, failedBroken, flakedBroken]) => ({ testId, jobId, day, failed, flaked, failedBroken, flakedBroken }));
+  }));
 }
 
 /** Runs of one job with one executed-test set in one bucket. */
@@ -200,19 +200,18 @@ export async function failureSpans(db: Database, testIds: number[], from: number
 export async function testSignaturePairs(db: Database, by: 'test_id' | 'signature_id', ids: number[], from: number, to: number): Promise<Map<number, Map<number, number>>> {
   const other = by === 'test_id' ? 'signature_id' : 'test_id';
   const out = new Map<number, Map<number, number>>();
-  const add = (rows: number[][]) => {
-    for (const [k, o, , n] of rows) {
-      let m = out.get(k);
-      if (!m) out.set(k, (m = new Map()));
-      m.set(o, (m.get(o) ?? 0) + n);
-    }
-  };
   if (!ids.length) return out;
-  add(await dayRollupRows(db, from, to, {
+  const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 2,
+    width: 4,
     whole: (d0, d1) => cachedDays(db, `rollup_sig_test_day by ${by}`, 4, 2, ids, d0, d1, (some, a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, day, failed + flaked FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${a} AND day < ${b}`, some)),
     part: (a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids),
-  }));
+  });
+  forEachRow(chunks, 4, 2, (c, i) => {
+    let m = out.get(c[i]);
+    if (!m) out.set(c[i], (m = new Map()));
+    m.set(c[i + 1], (m.get(c[i + 1]) ?? 0) + c[i + 3]);
+  });
   return out;
 }
 

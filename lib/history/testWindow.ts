@@ -119,26 +119,26 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
     if (!e) m.set(k, (e = { day, jobId, counts: { runs: 0, failed: 0, flaked: 0 } }));
     return e.counts;
   };
-  for (const c of failWindow) {
-    if (!allowedJob(allowed, c.jobId)) continue;
-    const w = out.get(c.testId)!;
-    w.windowFailed += c.failed;
-    w.windowFlaked += c.flaked;
-    const j = w.perJob.get(c.jobId) ?? { runs: 0, failed: 0, flaked: 0 };
-    w.perJob.set(c.jobId, j);
-    j.failed += c.failed;
-    j.flaked += c.flaked;
+  failWindow.each((testId, jobId, start, failed, flaked) => {
+    if (!allowedJob(allowed, jobId)) return;
+    const w = out.get(testId)!;
+    w.windowFailed += failed;
+    w.windowFlaked += flaked;
+    let j = w.perJob.get(jobId);
+    if (!j) w.perJob.set(jobId, (j = { runs: 0, failed: 0, flaked: 0 }));
+    j.failed += failed;
+    j.flaked += flaked;
     if (opts.perDay) {
-      const d = dayCell(c.testId, Math.floor(c.day / DAY) * DAY, c.jobId);
-      d.failed += c.failed;
-      d.flaked += c.flaked;
+      const d = dayCell(testId, Math.floor(start / DAY) * DAY, jobId);
+      d.failed += failed;
+      d.flaked += flaked;
     }
     if (step === DAY) {
-      const p = point(c.testId, c.day);
-      p.failed += c.failed;
-      p.flaked += c.flaked;
+      const p = point(testId, start);
+      p.failed += failed;
+      p.flaked += flaked;
     }
-  }
+  });
   for (const [t, c] of failPrev) {
     const w = out.get(t);
     if (!w) continue;

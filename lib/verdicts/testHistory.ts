@@ -119,22 +119,22 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   };
 
   // failures per job and day, healthy runs apart from broken ones
-  for (const c of await testJobDays(db, testIds, lb.from, lb.at)) {
-    const t = perTest.get(c.testId)!;
-    t.broken += c.failedBroken + c.flakedBroken;
-    const f = c.failed - c.failedBroken;
-    const fl = c.flaked - c.flakedBroken;
-    if (f + fl <= 0) continue;
-    const b = bucketIn(lb, c.day);
-    const s = series(c.testId, c.jobId);
+  (await testJobDays(db, testIds, lb.from, lb.at)).each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
+    const t = perTest.get(testId)!;
+    t.broken += failedBroken + flakedBroken;
+    const f = failed - failedBroken;
+    const fl = flaked - flakedBroken;
+    if (f + fl <= 0) return;
+    const b = bucketIn(lb, start);
+    const s = series(testId, jobId);
     s.failed[b] += f;
     s.flaked[b] += fl;
     if (b > t.lastDay) {
       t.lastDay = b;
       t.lastJobs = new Set();
     }
-    if (b === t.lastDay) t.lastJobs.add(c.jobId);
-  }
+    if (b === t.lastDay) t.lastJobs.add(jobId);
+  });
   // healthy runs that executed each test, from the cells and the sets: each job and set's runs per
   // day, which every test of the set takes whole
   const inSet = membersWanted(ctx.sets, testIds);

@@ -25,7 +25,9 @@ async function expectAnswersSeeRuns(db: Database): Promise<void> {
   }
   const { tests, from, to } = range;
   const got = new Map<string, number>();
-  for (const c of await testJobDays(db, tests, from, to)) if (c.failed) got.set(`${c.testId}|${c.jobId}|${Math.floor(c.day / DAY)}`, c.failed);
+  (await testJobDays(db, tests, from, to)).each((t, j, start, failed) => {
+    if (failed) got.set(`${t}|${j}|${Math.floor(start / DAY)}`, failed);
+  });
   const want = new Map<string, number>();
   const rows = await db.rows(`SELECT test_id, job_id, started / ${DAY}, COUNT(*) FROM test_outcome WHERE outcome = 1 AND test_id IN (${tests.join(', ')}) AND started >= ? AND started < ? GROUP BY test_id, job_id, started / ${DAY}`, [from, to]);
   for (const [t, j, d, n] of rows) want.set(`${t}|${j}|${d}`, Number(n));
