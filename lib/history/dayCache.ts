@@ -82,3 +82,22 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
   }
   return out;
 }
+
+/** Whole days of other things (a day's runs), kept the same way: at most this many days each. */
+const MAX_DAYS_KEPT = 4;
+const dayValues = new Map<string, Map<number, { version: string; value: unknown }>>();
+
+/** `read(day)` for a whole day, from memory while that day's version is unchanged. */
+export async function cachedDay<T>(db: Database, name: string, day: number, versions: Map<number, string>, read: (day: number) => Promise<T>): Promise<T> {
+  const key = `${db.url}|${name}`;
+  let days = dayValues.get(key);
+  if (!days) dayValues.set(key, (days = new Map()));
+  const version = versions.get(day) ?? '0';
+  const e = days.get(day);
+  if (e && e.version === version) return e.value as T;
+  const value = await read(day);
+  days.delete(day);
+  if (days.size >= MAX_DAYS_KEPT) days.delete(days.keys().next().value!);
+  days.set(day, { version, value });
+  return value;
+}

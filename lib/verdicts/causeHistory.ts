@@ -9,7 +9,8 @@ import { DAY } from '../history/spans';
 import type { JudgedVerdict } from './judge';
 import { bucketIn } from './lookback';
 import { judge, type JobSeries, type Verdict } from './rules';
-import { lookbackContext, RUN_ROW, toRunRow, type LookbackContext, type RunRow } from './testHistory';
+import { RUN_ROW, toRunRow, type RunRow } from './runRows';
+import { lookbackContext, type LookbackContext } from './testHistory';
 import { describeChange } from './verdict';
 
 const cache = new Map<string, Map<number, JudgedVerdict>>();

@@ -9,7 +9,8 @@ import { selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
-import { BROKEN_SQL, executedIn, lookbackContext, RUN_ROW, testHistories, toRunRow, type HistoryExtras, type LookbackContext, type RunRow } from './testHistory';
+import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
+import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
 
 export type JudgedVerdict = Omit<Verdict, 'needs'>;

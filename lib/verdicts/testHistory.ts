@@ -9,14 +9,13 @@ import { selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, lookback, type Lookback } from './lookback';
-import { RULES, type JobSeries, type TestHistory } from './rules';
+import { recentOfJobs } from './recentRuns';
+import { type JobSeries, type TestHistory } from './rules';
+import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
 
 /** The test's outcome in this many of each job's latest runs is kept (for streaks). */
 export const LATEST_RUNS = 10;
-/** How far back a job's latest runs are looked for (a streak is of what is happening now). */
-export const LATEST_SECONDS = 3 * 86_400;
 
-export const BROKEN_SQL = `(r.install_failed = 1 OR r.failed >= ${RULES.massFailureTests})`;
 
 /** The lookback at one `at` on one version of the data: what every test's history there shares. */
 export interface LookbackContext {
@@ -67,25 +66,6 @@ function healthyRuns(ctx: LookbackContext): { jobId: number; setId: number; runs
   healthyByContext.set(ctx, (out = [...groups.values()]));
   return out;
 }
-
-/** A run the evidence may name. */
-export interface RunRow {
-  id: number;
-  jobId: number;
-  buildId: string;
-  url: string;
-  started: number;
-  payload: string;
-  commit: string;
-  testSetId: number | null;
-  broken: boolean;
-}
-
-export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
-export const toRunRow = (r: unknown[]): RunRow => ({
-  id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),
-  testSetId: r[7] === null ? null : Number(r[7]), broken: Number(r[8]) === 1,
-});
 
 /** What the evidence fills in later needs of a test's history. */
 export interface HistoryExtras {
@@ -178,29 +158,6 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     });
   }
   return out;
-}
-
-/** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
-async function recentOfJobs(ctx: LookbackContext, testIds: number[], jobIds: number[]): Promise<{ recentOutcomes: Map<number, Map<number, number>>; recentRuns: Map<number, RunRow[]> }> {
-  const recentRuns = new Map<number, RunRow[]>();
-  const recentOutcomes = new Map<number, Map<number, number>>();
-  const jobs = [...new Set(jobIds)];
-  if (!jobs.length) return { recentOutcomes, recentRuns };
-  const from = ctx.lookback.at - LATEST_SECONDS;
-  const rows = await selectRowsIn(ctx.db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id IN (${p}) AND r.started >= ${from} AND r.started < ${ctx.lookback.at} ORDER BY r.started DESC, r.id DESC`, jobs);
-  for (const row of rows) {
-    const r = toRunRow(row);
-    let list = recentRuns.get(r.jobId);
-    if (!list) recentRuns.set(r.jobId, (list = []));
-    list.push(r);
-  }
-  const outcomes = await selectRowsIn(ctx.db, (p) => `SELECT test_id, run_id, outcome FROM test_outcome WHERE test_id IN (${p}) AND started >= ${from} AND started < ${ctx.lookback.at}`, testIds);
-  for (const [t, run, o] of outcomes) {
-    let m = recentOutcomes.get(Number(t));
-    if (!m) recentOutcomes.set(Number(t), (m = new Map()));
-    m.set(Number(run), Number(o));
-  }
-  return { recentOutcomes, recentRuns };
 }
 
 /**
