@@ -7,7 +7,8 @@ import { DAY } from '../history/spans';
 import { selectRowsIn } from '../store/bulk';
 import { dayVersions } from '../store/rollups';
 import { RUN_ROW, toRunRow, type RunRow } from './runRows';
-import type { LookbackContext } from './testHistory';
+import type { Database } from '../store/db';
+import type { Lookback } from './lookback';
 
 /** How far back a job's latest runs are looked for (a streak is of what is happening now). */
 export const LATEST_SECONDS = 3 * 86_400;
@@ -20,12 +21,11 @@ export interface RecentRuns {
 }
 
 /** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
-export async function recentOfJobs(ctx: LookbackContext, testIds: number[], jobIds: number[]): Promise<RecentRuns> {
+export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[], jobIds: number[]): Promise<RecentRuns> {
   const recentRuns = new Map<number, RunRow[]>();
   const recentOutcomes = new Map<number, Map<number, number>>();
   const jobs = new Set(jobIds);
   if (!jobs.size) return { recentOutcomes, recentRuns };
-  const { db, lookback: lb } = ctx;
   const from = lb.at - LATEST_SECONDS;
   const today = Math.floor(lb.at / DAY);
   const firstDay = Math.floor(from / DAY);

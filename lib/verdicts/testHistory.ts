@@ -125,7 +125,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     }
   }
 
-  const { recentOutcomes, recentRuns } = await recentOfJobs(ctx, testIds, [...perTest.values()].flatMap((t) => [...t.lastJobs]));
+  const { recentOutcomes, recentRuns } = await recentOfJobs(db, lb, testIds, [...perTest.values()].flatMap((t) => [...t.lastJobs]));
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })));
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
