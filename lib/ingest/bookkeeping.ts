@@ -6,7 +6,49 @@ import { insertMany } from '../store/bulk';
 import type { Database, Param, Sql } from '../store/db';
 import { keepReserve, releaseReserveFor } from '../store/diskReserve';
 import { onPendingRows } from '../store/pending';
-import type { PassSummary } from './pass';
+
+/** What a pass did, as `ingest` prints it and the ingest log keeps it. */
+export interface PassSummary {
+  runsNew: number;
+  runsUpdated: number;
+  runsPending: number;
+  /** of those, runs Deck stopped listing before they finished (checked less and less often) */
+  runsLost: number;
+  /** runs that could not be fetched or stored this pass (kept pending, tried again later) */
+  runsFailed: number;
+  /** of those, runs the database refused to store (a full disk, say): a pass with any is a failed pass */
+  runsNotStored: number;
+  /** of runsNew, those found in the GCS job folders rather than in Deck's listing (see backfill) */
+  runsBackfilled: number;
+  /** runs deleted for having started before the retention (`retention`, 90 days by default) */
+  runsPruned: number;
+  /**
+   * The backfill (`ingest --since`, `ingest.since`): how far back (builds started since `from`, ISO),
+   * the jobs whose GCS folders were listed, and the builds found there that no pass had seen
+   */
+  backfill?: { since: string; from: string; jobsListed: number; buildsFound: number };
+  testResults: number;
+  parseErrors: number;
+  seconds: number;
+  /** bytes received from every source (gzip-encoded ones as received) */
+  downloadedBytes: number;
+  source: string;
+  /** where runs were parsed and their failures clustered */
+  parsedOn: string;
+  /**
+   * What the pass took over from the process's previous pass instead of reading or building again
+   * (passes of `ingest --interval`, while the database holds what they know): the runs stored in
+   * Deck's window, the catalog of jobs, tests, test sets and signatures, the clustering index, and
+   * the indexes bug linking searches with.
+   */
+  kept: { knownRuns: boolean; catalog: boolean; signatureIndex: boolean; bugLinkIndexes: boolean };
+  /** sources that failed without failing the pass (a bug tracker that did not answer, say) */
+  warnings: string[];
+  /** failed: the pass completed, but the database refused runs (see runsNotStored and message) */
+  status: 'ok' | 'failed';
+  /** why the pass failed ('' when ok) */
+  message: string;
+}
 
 /**
  * Seconds before a run is tried again after `attempts` tries that could not take it: 5 minutes, then

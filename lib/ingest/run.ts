@@ -6,7 +6,15 @@ import type { GcsClient } from '../sources/gcs';
 import { HttpClient, HttpError } from '../sources/http';
 import { failedStepLogs, OPERATOR_JUNIT, runFilesGlob, selectFiles, type ListedObject, type RunFile } from './assemble';
 import { parseJunit } from '../parse/junit';
-import type { FetchedRun } from './runReader';
+
+/** A run's files as downloaded, before parsing. */
+export interface FetchedRun {
+  run: ProwRun;
+  gcsPath: string;
+  files: RunFile[];
+  listing: ListedObject[];
+  problems: ParseProblem[];
+}
 
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 

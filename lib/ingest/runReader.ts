@@ -12,23 +12,16 @@ import { ignoreMatcher } from '../parse/variants';
 import { GcsClient } from '../sources/gcs';
 import type { HttpClient } from '../sources/http';
 import { assembleRun, type ListedObject, type RunFile, type RunRecord } from './assemble';
-import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor } from './run';
+import { DEFAULT_MAX_FILE_BYTES, fetchRun, httpClientFor, type FetchedRun } from './run';
 import { packFetched, WireDecoder, type WireRun } from './runWire';
 import { bundledWorker } from '../workerBundle';
 import { runSearchText } from '../search/runText';
 import { GramCollector } from '../store/searchGrams';
 import type { AssembledRun } from '../store/runs';
 
-/** A run's files as downloaded, before parsing. */
-export interface FetchedRun {
-  run: ProwRun;
-  gcsPath: string;
-  files: RunFile[];
-  listing: ListedObject[];
-  problems: ParseProblem[];
-}
 
 export type { AssembledRun } from '../store/runs';
+export type { FetchedRun } from './run';
 
 export interface RunReader {
   readonly kind: 'worker thread' | 'main thread';

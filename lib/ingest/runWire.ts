@@ -3,7 +3,8 @@
 import type { TestNames } from '../parse/testNames';
 import type { TestResult } from '../parse/types';
 import type { RunFile, RunRecord } from './assemble';
-import type { AssembledRun, FetchedRun } from './runReader';
+import type { AssembledRun } from '../store/runs';
+import type { FetchedRun } from './run';
 import type { RunSearchText } from '../store/searchIndex';
 
 /**

@@ -11,7 +11,7 @@ import { writeRuns, type KnownRun, type RunToWrite } from '../store/runs';
 import type { SearchBases } from '../store/searchIndex';
 import { FINISHED_STATES } from './assemble';
 import { upsertPending } from './bookkeeping';
-import type { AssembledRun } from './runReader';
+import type { AssembledRun } from '../store/runs';
 
 export interface RunToStore {
   run: ProwRun;

@@ -2,7 +2,7 @@
 // PostgreSQL) on first use, without Prisma's native schema engine. It keeps Prisma's own
 // `_prisma_migrations` bookkeeping, so `prisma migrate status` and this runner agree.
 import crypto from 'node:crypto';
-import type { Database, Sql } from './db';
+import type { Database, Sql } from './sql';
 import { MIGRATIONS } from './generated/migrations';
 
 export interface Migration {

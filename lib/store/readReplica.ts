@@ -3,7 +3,7 @@
 // bookkeeping) and every transaction go to DATABASE_URL. The replica is never migrated (a standby
 // refuses writes): the primary's migrations reach it by replication. Ingest never reads from it: it
 // must read back what it wrote (lib/cli/ingest.ts opens DATABASE_URL alone).
-import type { Database, Param, Sql, TxOptions } from './db';
+import type { Database, Param, Sql, TxOptions } from './sql';
 
 /**
  * A statement the replica can answer: one that only reads. Anything else, and anything that names a
