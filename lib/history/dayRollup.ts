@@ -4,7 +4,7 @@
 // is today's rollup row and no outcome is read at all; exact for any `at` either way. Rows travel
 // flattened, `width` numbers each (a fortnight of a hot list's tests per job is 430,000 of them).
 import type { Database } from '../store/db';
-import { DAY } from './spans';
+import { DAY, spansOf } from './spans';
 
 /** Rows of `width` numbers flattened, [...key, day number, ...values] each; a row's bucket starts at max(clip, its day's start). */
 export interface RowChunk {
@@ -23,11 +23,12 @@ export interface DayRollup {
   part: (a: number, b: number) => Promise<unknown[][]>;
 }
 
-/** Runs started in [a, b): what reading that part of a day from the runs costs (an index range). */
+/** Runs started in [a, b): what reading that part of a day from the runs costs (whole hours from their rollup). */
 async function runsBetween(db: Database, a: number, b: number): Promise<number> {
-  if (b <= a) return 0;
-  const [row] = await db.rows('SELECT COUNT(*) FROM run WHERE started >= ? AND started < ?', [a, b]);
-  return Number(row?.[0] ?? 0);
+  let n = 0;
+  for (const [x, y] of spansOf(a, b).hours) n += Number((await db.rows('SELECT COALESCE(SUM(runs), 0) FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [x, y]))[0][0]);
+  for (const [x, y] of spansOf(a, b).raw) n += Number((await db.rows('SELECT COUNT(*) FROM run WHERE started >= ? AND started < ?', [x, y]))[0][0]);
+  return n;
 }
 
 const flatten = (rows: unknown[][]): number[] => {
