@@ -101,3 +101,17 @@ export async function selectRowsIn(sql: Sql, query: (placeholders: string) => st
   }
   return out;
 }
+
+/**
+ * fn for each item, several at once on PostgreSQL (a query per item is a round trip each; the pool has
+ * connections to spare), one after another on SQLite (its driver is synchronous: nothing to overlap).
+ */
+export async function forEachQuery<T>(sql: Sql, items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  const width = sql.dialect === 'postgres' ? PG_PARALLEL_QUERIES : 1;
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+}
+const PG_PARALLEL_QUERIES = 6;

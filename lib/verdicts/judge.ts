@@ -5,7 +5,7 @@
 // has one verdict everywhere. Cached per `at` and version of the data.
 import { bugsForTests } from '../bugs/refs';
 import { iso } from '../history/window';
-import { selectRowsIn } from '../store/bulk';
+import { forEachQuery, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
@@ -57,9 +57,15 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
   await addBrokenRunDetail(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'infra'), judged);
   await addSameConditionPairs(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'flaky' || j.verdict.classification === 'failing'), judged);
   const fixedHashes: string[] = [];
-  for (const [id, { extras, verdict }] of judged) {
+  const named = new Map<number, JudgedVerdict>();
+  await forEachQuery(db, [...judged], async ([id, { extras, verdict }]) => {
     const { needs, ...v } = verdict;
     if (needs) await nameRuns(ctx, v, needs, id, extras);
+    named.set(id, v);
+  });
+  // in the order judged, whatever order the runs were named in
+  for (const id of judged.keys()) {
+    const v = named.get(id)!;
     if (v.classification === 'fixed') fixedHashes.push(names.get(id)!.hash);
     known.set(id, v);
     out.set(id, v);
@@ -70,7 +76,7 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
 
 /** Infra's evidence: of the failures in broken runs, those whose install failed and the median tests failed with them. */
 async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
-  for (const [id] of infra) {
+  await forEachQuery(ctx.db, infra, async ([id]) => {
     const rows = await ctx.db.rows(
       `SELECT r.install_failed, r.failed FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND ${BROKEN_SQL} LIMIT 5000`,
       [id, ctx.lookback.from, ctx.lookback.at],
@@ -79,7 +85,7 @@ async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown]
     const install = rows.filter(([i]) => Number(i) === 1).length;
     j.history.broken = { install, mass: j.history.broken.mass - install, failedTestsPerRun: rows.map(([, f]) => Number(f)) };
     j.verdict = judge(j.history);
-  }
+  });
 }
 
 /** Hard failures examined per test for a same-job, same-payload/commit pass. */
@@ -89,15 +95,15 @@ const SAME_CONDITION_EXAMINED = 20;
 async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
   const { db, lookback: lb } = ctx;
   const failures = new Map<number, RunRow[]>();
-  for (const [id] of tests) {
+  await forEachQuery(db, tests, async ([id]) => {
     failures.set(id, (await db.rows(
       `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
       [id, lb.from, lb.at],
     )).map(toRunRow));
-  }
+  });
   const runsLike = await sameConditionRuns(ctx, [...failures.values()].flat());
   const groupOf = (f: RunRow) => (f.payload ? `${f.jobId}|payload|${f.payload}` : f.commit ? `${f.jobId}|commit|${f.commit}` : undefined);
-  for (const [id] of tests) {
+  await forEachQuery(db, tests, async ([id]) => {
     const mine = failures.get(id)!;
     // of the runs under the same conditions, those where this test did not pass (it failed or flaked)
     const candidates = [...new Set(mine.flatMap((f) => runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id)).map((r) => r.id))];
@@ -109,11 +115,11 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
       const passed = (runsLike.get(group) ?? []).find((r) => executedIn(ctx, r.testSetId, id) && !notPassed.has(r.id));
       if (passed) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on: f.payload ? 'payload' : 'commit', value: f.payload || f.commit, failed: f.buildId, passed: passed.buildId });
     }
-    if (!pairs.length) continue;
+    if (!pairs.length) return;
     const j = judged.get(id)!;
     j.history.sameConditionPairs = pairs;
     j.verdict = judge(j.history);
-  }
+  });
 }
 
 /** Runs looked at per job and payload (or commit) for a pass under the same condition. */

@@ -5,7 +5,7 @@
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
 import { binaryHas, membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
-import { selectRowsIn } from '../store/bulk';
+import { forEachQuery, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, lookback, type Lookback } from './lookback';
@@ -167,20 +167,20 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
 async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[]): Promise<Map<number, { run: RunRow; runsSince: number }>> {
   const out = new Map<number, { run: RunRow; runsSince: number }>();
   const { lookback: lb } = ctx;
-  for (const { id, day } of tests) {
+  await forEachQuery(ctx.db, tests, async ({ id, day }) => {
     const dayStart = Math.max(lb.from, (lb.firstCell + day) * 86_400);
     const dayEnd = Math.min(lb.at, (lb.firstCell + day + 1) * 86_400);
     const row = (await ctx.db.rows(
       `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
       [id, dayStart, dayEnd],
     ))[0];
-    if (!row) continue;
+    if (!row) return;
     const run = toRunRow(row);
     let runsSince = 0;
     for (const c of ctx.cells) if (bucketIn(lb, c.at) > day && executedIn(ctx, c.setId, id)) runsSince += c.runs - c.broken;
     const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
     for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
     out.set(id, { run, runsSince });
-  }
+  });
   return out;
 }
