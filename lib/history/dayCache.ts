@@ -24,8 +24,8 @@ const caches = new Map<string, Map<string, Entry>>();
 
 /**
  * The rows of `ids` over the days [d0, d1), flattened in chunks of `width` numbers a row: from memory
- * where that id's day is kept at its current version, the rest in one read. Versions are read before the rows, so rows kept
- * are never older than the version they are kept under.
+ * where that id's day is kept at its current version, the rest in one read. Versions are read before
+ * the rows, so rows kept are never older than the version they are kept under.
  */
 export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<Int32Array[]> {
   const out: Int32Array[] = [];
@@ -69,12 +69,12 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
       const k = `${id}|${d}`;
       if (hits.has(k)) continue; // emitted from memory above
       const cells = Int32Array.from(byCell.get(k) ?? []);
+      const old = cache.get(k);
+      if (old) kept -= old.cells.length;
       if (kept + cells.length > MAX_NUMBERS) {
         for (const c of caches.values()) c.clear();
         kept = 0;
       }
-      const old = cache.get(k);
-      if (old) kept -= old.cells.length;
       cache.set(k, { version: versions.get(d) ?? '0', cells });
       kept += cells.length;
       emit(cells);

@@ -10,7 +10,8 @@ import { ANSWERS, type AnswerContext, type AnswerName, type AnswerParams } from 
 
 /** How long an answer for now stays: its `to` is at most this old. */
 export const RECENT_MS = 60_000;
-const MAX_KEPT = 64;
+// a hot list at OpenShift's scale is tens of MB as objects and text: a few dozen views at most
+const MAX_KEPT = 24;
 /** Answers that read the window's history; promotion reads the release controller's tags, which change without a data version */
 const KEPT: ReadonlySet<AnswerName> = new Set<AnswerName>(['hotlist', 'causes', 'signature', 'test', 'job', 'jobs']);
 

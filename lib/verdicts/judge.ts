@@ -19,7 +19,9 @@ const runRef = (ctx: LookbackContext, r: RunRow): RunRef => ({ job: ctx.jobs.get
 export const shownRef = (ctx: LookbackContext, r: RunRow) => ({ job: ctx.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: iso(r.started) });
 
 const cache = new Map<string, Map<number, JudgedVerdict>>();
-const CACHED_ATS = 16;
+// a few times only: "now" moves on, a time asked once is rarely asked again, and each holds hundreds
+// of verdicts with their evidence
+const CACHED_ATS = 4;
 
 /** The first failure or flake of each test in all stored history (an index lookup each). */
 export async function firstFailures(db: Database, testIds: number[]): Promise<Map<number, number>> {

@@ -35,7 +35,7 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
   const key = `${db.url}|${at}|${version}`;
   let p = contexts.get(key);
   if (!p) {
-    if (contexts.size >= 8) contexts.delete(contexts.keys().next().value!);
+    if (contexts.size >= 4) contexts.delete(contexts.keys().next().value!);
     p = (async () => {
       const lb = lookback(at);
       const [jobList, cells] = await Promise.all([loadJobs(db), runCells(db, lb.from, at)]);
