@@ -5,7 +5,7 @@
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
 import { binaryHas, membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
-import { forEachQuery, selectRowsIn } from '../store/bulk';
+import { forEachQuery } from '../store/bulk';
 import type { Database } from '../store/db';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, lookback, type Lookback } from './lookback';
@@ -15,7 +15,6 @@ import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
 
 /** The test's outcome in this many of each job's latest runs is kept (for streaks). */
 export const LATEST_RUNS = 10;
-
 
 /** The lookback at one `at` on one version of the data: what every test's history there shares. */
 export interface LookbackContext {
