@@ -70,7 +70,7 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
         sigIds,
       ),
   });
-  return rowsOf(chunks, 5, 2).map(([s, j, d, r, f]) => [s, j, d, r, f]);
+  return rowsOf(chunks, 5, 2) as [number, number, number, number, number][];
 }
 
 /** Each signature's first occurrence in all stored history, and its latest before `to` (an index lookup each). */

@@ -17,6 +17,22 @@ interface Entry {
   cells: Int32Array;
 }
 
+/**
+ * The day versions, one read shared by the calls that ask while it is in flight (an answer's
+ * concurrent window reads). Joining a read begun earlier keeps the rule below: versions no newer than
+ * the rows read after them.
+ */
+const versionReads = new Map<string, Promise<Map<number, string>>>();
+export function currentDayVersions(db: Database): Promise<Map<number, string>> {
+  let p = versionReads.get(db.url);
+  if (!p) {
+    versionReads.set(db.url, (p = dayVersions(db)));
+    const forget = () => versionReads.get(db.url) === p && versionReads.delete(db.url);
+    p.then(forget, forget);
+  }
+  return p;
+}
+
 /** Numbers kept at most across every cache (4 bytes each: ids, day numbers and counts are 32-bit). */
 const MAX_NUMBERS = 16_000_000;
 let kept = 0;
@@ -30,7 +46,7 @@ const caches = new Map<string, Map<string, Entry>>();
 export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<Int32Array[]> {
   const out: Int32Array[] = [];
   if (!ids.length || d1 <= d0) return out;
-  const versions = await dayVersions(db);
+  const versions = await currentDayVersions(db);
   const key = `${db.url}|${name}`;
   let cache = caches.get(key);
   if (!cache) caches.set(key, (cache = new Map()));

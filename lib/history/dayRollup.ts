@@ -26,8 +26,9 @@ export interface DayRollup {
 /** Runs started in [a, b): what reading that part of a day from the runs costs (whole hours from their rollup). */
 async function runsBetween(db: Database, a: number, b: number): Promise<number> {
   let n = 0;
-  for (const [x, y] of spansOf(a, b).hours) n += Number((await db.rows('SELECT COALESCE(SUM(runs), 0) FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [x, y]))[0][0]);
-  for (const [x, y] of spansOf(a, b).raw) n += Number((await db.rows('SELECT COUNT(*) FROM run WHERE started >= ? AND started < ?', [x, y]))[0][0]);
+  const s = spansOf(a, b);
+  for (const [x, y] of s.hours) n += Number((await db.rows('SELECT COALESCE(SUM(runs), 0) FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [x, y]))[0][0]);
+  for (const [x, y] of s.raw) n += Number((await db.rows('SELECT COUNT(*) FROM run WHERE started >= ? AND started < ?', [x, y]))[0][0]);
   return n;
 }
 

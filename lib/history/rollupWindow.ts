@@ -114,6 +114,30 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   return out;
 }
 
+/** A job and test set's runs per bucket. */
+export interface JobSetRuns {
+  jobId: number;
+  setId: number;
+  runs: Float64Array;
+}
+
+/**
+ * Run cells summed per job and test set, `count(cell)` of each (cells counting nothing are left out)
+ * into `n` buckets of `bucket` seconds from `base`: what every test of the set then takes whole.
+ */
+export function runsPerJobSet(cells: RunCell[], base: number, bucket: number, n: number, count: (c: RunCell) => number): JobSetRuns[] {
+  const groups = new Map<string, JobSetRuns>();
+  for (const c of cells) {
+    const v = count(c);
+    if (v <= 0) continue;
+    const k = `${c.jobId}|${c.setId}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n) }));
+    g.runs[Math.min(n - 1, Math.max(0, Math.floor((c.at - base) / bucket)))] += v;
+  }
+  return [...groups.values()];
+}
+
 /** Executed-test sets by id, kept decoded (they never change): bounded by their total size. */
 const setCache = new Map<string, Map<number, Int32Array>>();
 const SET_CACHE_INTS = 32_000_000;

@@ -2,7 +2,7 @@
 // counts in the window and the one before, per job, per point of a sparkline, the first and last
 // failure, and the signatures. The hot list, a test's page and a job's page read them here.
 import type { Database } from '../store/db';
-import { failureSpans, membersWanted, runCells, testJobDays, testSets, testSignatures, testTotals, type RunCell } from './rollupWindow';
+import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSets, testSignatures, testTotals, type RunCell } from './rollupWindow';
 import { DAY, HOUR, spansOf } from './spans';
 import { iso, type WindowSpan } from './window';
 
@@ -59,17 +59,8 @@ async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed
   const inSet = membersWanted(sets, testIds);
   const base = Math.floor(from / bucket) * bucket;
   const n = Math.max(1, Math.ceil((to - base) / bucket));
-  // each job and test set's runs per bucket first, then each test of the set takes them whole
-  const groups = new Map<string, { jobId: number; setId: number; runs: Float64Array }>();
-  for (const c of cells) {
-    if (!allowedJob(allowed, c.jobId)) continue;
-    const k = `${c.jobId}|${c.setId}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n) }));
-    g.runs[Math.min(n - 1, Math.max(0, Math.floor((c.at - base) / bucket)))] += c.runs;
-  }
   const byTest = new Map<number, Map<number, Float64Array>>();
-  for (const g of groups.values()) {
+  for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
     for (const t of inSet.get(g.setId) ?? []) {
       let byJob = byTest.get(t);
       if (!byJob) byTest.set(t, (byJob = new Map()));

@@ -2,10 +2,9 @@
 // runs a streak's evidence names. The span is the last LATEST_SECONDS before `at`; its whole days come
 // from memory while their day version stands (lib/history/dayCache.ts), only today's part from the
 // database: at 24,000 runs a day the span holds 72,000 runs and 300,000 outcomes of a hot list's tests.
-import { cachedDay, cachedDays } from '../history/dayCache';
+import { cachedDay, cachedDays, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
 import { selectRowsIn } from '../store/bulk';
-import { dayVersions } from '../store/rollups';
 import { RUN_ROW, toRunRow, type RunRow } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
@@ -20,6 +19,11 @@ export interface RecentRuns {
   recentRuns: Map<number, RunRow[]>;
 }
 
+/** Every run started in [a, b), in start order. */
+async function runsBetween(db: Database, a: number, b: number): Promise<RunRow[]> {
+  return (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRunRow);
+}
+
 /** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
 export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[], jobIds: number[]): Promise<RecentRuns> {
   const recentRuns = new Map<number, RunRow[]>();
@@ -29,18 +33,15 @@ export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[]
   const from = lb.at - LATEST_SECONDS;
   const today = Math.floor(lb.at / DAY);
   const firstDay = Math.floor(from / DAY);
-  const versions = await dayVersions(db);
+  const versions = await currentDayVersions(db);
 
   // runs: whole days oldest first (each in start order), then today's part
   const runs: RunRow[] = [];
   for (let d = firstDay; d < today; d++) {
-    const day = await cachedDay(db, 'runs', d, versions, async (x) => (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [x * DAY, (x + 1) * DAY])).map(toRunRow));
+    const day = await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
     for (const r of day) if (r.started >= from && jobs.has(r.jobId)) runs.push(r);
   }
-  for (const row of await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [Math.max(from, today * DAY), lb.at])) {
-    const r = toRunRow(row);
-    if (jobs.has(r.jobId)) runs.push(r);
-  }
+  for (const r of await runsBetween(db, Math.max(from, today * DAY), lb.at)) if (jobs.has(r.jobId)) runs.push(r);
   for (let i = runs.length - 1; i >= 0; i--) {
     const r = runs[i];
     let list = recentRuns.get(r.jobId);

@@ -4,11 +4,11 @@
 // broken runs, the test's outcome in each job's latest runs, its last failure and the runs since.
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
-import { binaryHas, membersWanted, runCells, testJobDays, testSets, type RunCell } from '../history/rollupWindow';
+import { binaryHas, membersWanted, runCells, runsPerJobSet, testJobDays, testSets, type JobSetRuns, type RunCell } from '../history/rollupWindow';
 import { forEachQuery } from '../store/bulk';
 import type { Database } from '../store/db';
 import { dataVersion } from '../store/rollups';
-import { bucketIn, lookback, type Lookback } from './lookback';
+import { bucketIn, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { recentOfJobs } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
@@ -48,21 +48,11 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
 }
 
 /** The lookback's healthy runs per job and test set, per day (made once per lookback). */
-const healthyByContext = new WeakMap<LookbackContext, { jobId: number; setId: number; runs: Float64Array }[]>();
+const healthyByContext = new WeakMap<LookbackContext, JobSetRuns[]>();
 
-function healthyRuns(ctx: LookbackContext): { jobId: number; setId: number; runs: Float64Array }[] {
+function healthyRuns(ctx: LookbackContext): JobSetRuns[] {
   let out = healthyByContext.get(ctx);
-  if (out) return out;
-  const groups = new Map<string, { jobId: number; setId: number; runs: Float64Array }>();
-  for (const c of ctx.cells) {
-    const healthy = c.runs - c.broken;
-    if (healthy <= 0) continue;
-    const k = `${c.jobId}|${c.setId}`;
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(ctx.lookback.buckets) }));
-    g.runs[bucketIn(ctx.lookback, c.at)] += healthy;
-  }
-  healthyByContext.set(ctx, (out = [...groups.values()]));
+  if (!out) healthyByContext.set(ctx, (out = runsPerJobSet(ctx.cells, ctx.lookback.from, GRID_SECONDS, ctx.lookback.buckets, (c) => c.runs - c.broken)));
   return out;
 }
 
@@ -176,7 +166,7 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
     if (!row) return;
     const run = toRunRow(row);
     let runsSince = 0;
-    for (const c of ctx.cells) if (bucketIn(lb, c.at) > day && executedIn(ctx, c.setId, id)) runsSince += c.runs - c.broken;
+    for (const g of healthyRuns(ctx)) if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
     const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
     for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
     out.set(id, { run, runsSince });
