@@ -3,6 +3,7 @@
 // thousand rows however many runs it holds, and exact for any `at`.
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { BROKEN_RUN } from '../store/rollups';
 import { loadTestSets } from '../store/testSets';
 import { cachedDays } from './dayCache';
 import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
@@ -13,7 +14,6 @@ export interface Counts {
   flaked: number;
 }
 
-const BROKEN = '(r.install_failed = 1 OR r.failed >= 20)';
 const idList = (ids: Iterable<number>) => [...ids].join(', ');
 
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
@@ -76,7 +76,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
       selectRowsIn(
         db,
         (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
-                       SUM(CASE WHEN o.outcome = 1 AND ${BROKEN} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${BROKEN} THEN 1 ELSE 0 END)
+                       SUM(CASE WHEN o.outcome = 1 AND ${BROKEN_RUN} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${BROKEN_RUN} THEN 1 ELSE 0 END)
                 FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
         testIds,
       ),
@@ -109,7 +109,7 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   }
   for (const [a, b] of s.hours) push(await db.rows('SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b]), HOUR);
   for (const [a, b] of s.raw) {
-    push(await db.rows(`SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]), HOUR);
+    push(await db.rows(`SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]), HOUR);
   }
   return out;
 }

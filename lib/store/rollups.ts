@@ -18,7 +18,9 @@ import type { Param, Sql } from './db';
 
 /** A run whose failures say nothing about any one test: its install or setup failed, or this many tests failed. */
 export const MASS_FAILURE_TESTS = 20;
-const BROKEN = `(CASE WHEN r.install_failed = 1 OR r.failed >= ${MASS_FAILURE_TESTS} THEN 1 ELSE 0 END)`;
+/** SQL: the run `r` is broken (isBroken below, as the database tells it). */
+export const BROKEN_RUN = `(r.install_failed = 1 OR r.failed >= ${MASS_FAILURE_TESTS})`;
+const BROKEN = `(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END)`;
 
 export const DAY = 86_400;
 export const HOUR = 3_600;
