@@ -21,7 +21,9 @@ export function encodeTestSet(sortedIds: ArrayLike<number>): Buffer {
 }
 
 export function decodeTestSet(bytes: Uint8Array): Int32Array {
-  const ids: number[] = [];
+  // every id takes at least one byte: decode into that much room, then trim (no growing array)
+  const ids = new Int32Array(bytes.length);
+  let n = 0;
   let prev = 0;
   let i = 0;
   while (i < bytes.length) {
@@ -34,9 +36,9 @@ export function decodeTestSet(bytes: Uint8Array): Int32Array {
       shift += 7;
     } while (b & 0x80 && i < bytes.length);
     prev += delta;
-    ids.push(prev);
+    ids[n++] = prev;
   }
-  return Int32Array.from(ids);
+  return n === ids.length ? ids : ids.slice(0, n);
 }
 
 export function testSetHash(encoded: Buffer): string {
