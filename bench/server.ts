@@ -3,17 +3,21 @@
 // 14d), the causes, a test's API answer and its page; the server's memory (RSS of its process tree)
 // after each round. Without --at the calls ask for "now", as a buildcop's browser does. Then, per
 // route, --computed calls each at a time of its own a minute or so apart (nothing cached for it but
-// the whole days before it: what every answer after an ingest pass costs).
-//   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--computed 5] [--at ISO]
+// the whole days before it: what every answer after an ingest pass costs). First, as the ingester does
+// after each pass, the standing answers are computed (lib/answers/standing.ts); --without-standing
+// drops them instead, so the cold call and the rounds compute what they serve.
+//   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--computed 5] [--at ISO] [--without-standing]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
+import { closeDatabase, openDatabase } from '../lib/store/db';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values } = parseArgs({
-  options: { db: { type: 'string' }, rounds: { type: 'string', default: '3' }, calls: { type: 'string', default: '20' }, computed: { type: 'string', default: '5' }, at: { type: 'string' } },
+  options: { db: { type: 'string' }, rounds: { type: 'string', default: '3' }, calls: { type: 'string', default: '20' }, computed: { type: 'string', default: '5' }, at: { type: 'string' }, 'without-standing': { type: 'boolean' } },
 });
 if (!values.db) {
   console.error('give --db URL (a database `npm run bench:world` made)');
@@ -55,6 +59,15 @@ function treeRssKb(pid: number): number {
   };
   walk(pid);
   return kb;
+}
+
+{
+  const db = await openDatabase(values.db);
+  if (values['without-standing']) {
+    await db.run('DELETE FROM standing_answer');
+    console.log('standing answers dropped: every answer is computed');
+  } else console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (the ingester's step after each pass)`);
+  await closeDatabase(db);
 }
 
 const port = await freePort();

@@ -1,6 +1,7 @@
 // hotlist and test: the analysis commands.
 import { loadConfigIfPresent } from '../config';
-import { hotlist, parseHotlistQuery } from '../answers/hotlist';
+import { hotlist, parseHotlistQuery, type Hotlist } from '../answers/hotlist';
+import { standingAnswer } from '../answers/standing';
 import { parseTestQuery, testDetail } from '../answers/testDetail';
 import { publicOrigin, testCommentInput, testPermalink } from '../answers/testComment';
 import { bugComment, type Tracker } from '../bugs/comment';
@@ -32,9 +33,12 @@ whatever the window: the same test has the same verdict on every window.`,
   async run(argv) {
     const { values: v } = parse(argv, FILTERS);
     const { json: _json, help: _help, 'no-bug': noBug, ...params } = v;
-    const q = parseHotlistQuery({ ...params, noBug: noBug ? 'true' : undefined });
+    const query = { ...params, noBug: noBug ? 'true' : undefined };
+    const q = parseHotlistQuery(query);
     const config = loadConfigIfPresent(v.config);
-    const result = await hotlist(await openDatabase(v.db), q, { ignoreTests: config?.ignoreTests });
+    const db = await openDatabase(v.db);
+    // for now, the answer the ingester stored after its last pass, when it still stands
+    const result = ((await standingAnswer(db, 'hotlist', query, config?.ignoreTests)) as Hotlist | undefined) ?? (await hotlist(db, q, { ignoreTests: config?.ignoreTests }));
     if (v.json) printJson(result);
     else {
       const more = shownOf(result.items.length, result.totalItems, 'tests', `--limit ${Math.min(result.totalItems, 10_000)} shows them all`);

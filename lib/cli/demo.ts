@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../config';
 import { formatSummary, ingestPass } from '../ingest/pass';
+import { formatStandingSummary, refreshStandingAnswers } from '../answers/standing';
 import { createProgress } from '../ingest/progress';
 import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
@@ -98,11 +99,14 @@ function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): v
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
 }
 
-/** The configured alerts after a pass (their code is loaded only when some are configured). */
-async function alertsAfter(config: Config, db: Database): Promise<void> {
-  if (!config.alerts?.length) return;
-  const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
-  log(formatAlertSummary(await alertAfterPass({ config, db })));
+/** After a pass: the configured alerts (their code is loaded only when some are configured), then the standing answers. */
+async function afterPass(config: Config, db: Database, quiet = false): Promise<void> {
+  if (config.alerts?.length) {
+    const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
+    log(formatAlertSummary(await alertAfterPass({ config, db })));
+  }
+  const standing = await refreshStandingAnswers(db, config.ignoreTests);
+  if (!quiet || standing.errors.length) log(formatStandingSummary(standing));
 }
 
 export const demoCommand: Command = {
@@ -133,7 +137,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
     log(`ingesting into ${dbUrl}`);
     const summary = await ingestPass({ config, db, progress: createProgress(process.stderr, false) });
     log(formatSummary(summary));
-    await alertsAfter(config, db);
+    await afterPass(config, db);
     await closeDatabase(db); // next start opens its own connection; the periodic ingest reopens
 
     if (buildIsStale()) {
@@ -157,7 +161,7 @@ when needed and "next start -p \${PORT:-3000}". Re-ingests every 5 minutes while
         db = await openDatabase(dbUrl);
         const s = await ingestPass({ config, db });
         if (s.runsNew || s.runsUpdated) log(formatSummary(s));
-        await alertsAfter(config, db);
+        await afterPass(config, db, true);
       } catch (e) {
         log(`periodic ingest failed: ${(e as Error).message}`);
       }

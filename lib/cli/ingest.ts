@@ -1,4 +1,5 @@
 import { historyBounds, loadConfig } from '../config';
+import { formatStandingSummary, refreshStandingAnswers } from '../answers/standing';
 import { ingesterLock } from '../ingest/activeIngester';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
@@ -17,7 +18,9 @@ waits as a standby, says so, and takes over when the active one dies.
 started that long before Deck's newest run (periodic and postsubmit builds under logs/<job>/,
 presubmits through pr-logs/directory/<job>/); at most "retention" (default 90d), which each pass
 prunes runs beyond. After each pass, the configured "alerts" receivers are told of new events
-(gate-blocked, stream-rejected, new-regression, new-cause), each once.
+(gate-blocked, stream-rejected, new-regression, new-cause), each once, and the standing answers
+(the hot list and causes of each window tab, for now) are computed again where the data changed,
+so the dashboard serves them at once.
 Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
 be read, the database refused runs (a full disk, say: the pass is recorded as failed) or the
 configuration is invalid.`,
@@ -42,8 +45,11 @@ configuration is invalid.`,
         // only when configured: it brings the answers' code)
         const alerting = config.alerts?.length ? await import('../alerts/afterPass') : undefined;
         const alerts = alerting ? await alerting.alertAfterPass({ config, db }) : undefined;
-        if (values.json) printJson(alerts ? { ...summary, alerts } : summary);
+        // the answers for now a buildcop opens first, ready before anyone asks (never a failure of the pass)
+        const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests);
+        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), standingAnswers });
         else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
+        if ((!values.quiet && !values.json) || standingAnswers.errors.length) process.stderr.write(`ingest: ${formatStandingSummary(standingAnswers)}\n`);
         if (summary.status !== 'ok') {
           process.stderr.write(`ingest: pass failed: ${summary.message}${interval ? `; next pass in ${values.interval}` : ''}\n`);
           if (!interval) return 1;

@@ -46,6 +46,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261202060000_covering_start_indexes",
       "sql": "-- Runs and outcomes are also read by time alone: the part of an hour at a window's edge (runs per job\n-- and test set, outcomes per test and signature), how many runs a part of a day holds, the runs since\n-- a test's last failure. The time indexes now hold the columns those reads take, so they never visit\n-- the rows themselves (a run's row carries its URLs and metadata, an outcome's its failure text).\nDROP INDEX \"run_started_idx\";\nCREATE INDEX \"run_by_start_idx\" ON \"run\"(\"started\", \"job_id\", \"test_set_id\", \"install_failed\", \"failed\");\n\nDROP INDEX \"test_outcome_started_test_id_idx\";\nCREATE INDEX \"test_outcome_by_start_idx\" ON \"test_outcome\"(\"started\", \"test_id\", \"outcome\", \"job_id\", \"run_id\", \"signature_id\");\n"
+    },
+    {
+      "name": "20261202070000_standing_answers",
+      "sql": "-- The answers for now a buildcop opens first (the hot list and its causes on each window tab),\n-- computed by the ingester after each pass and served while the data they were computed on stands\n-- (lib/answers/standing.ts): at OpenShift's scale one takes seconds to compute, a stored one\n-- milliseconds to read.\nCREATE TABLE \"standing_answer\" (\n    \"view\" TEXT NOT NULL PRIMARY KEY,\n    \"state\" TEXT NOT NULL,\n    \"at\" BIGINT NOT NULL,\n    \"took_ms\" INTEGER NOT NULL,\n    \"body\" TEXT NOT NULL\n);\n"
     }
   ],
   "postgres": [
@@ -92,6 +96,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261202060005_covering_start_indexes",
       "sql": "-- Runs and outcomes are also read by time alone: the part of an hour at a window's edge (runs per job\n-- and test set, outcomes per test and signature), how many runs a part of a day holds, the runs since\n-- a test's last failure. The time indexes now hold the columns those reads take, so they never visit\n-- the rows themselves (a run's row carries its URLs and metadata, an outcome's its failure text).\nDROP INDEX \"run_started_idx\";\nCREATE INDEX \"run_by_start_idx\" ON \"run\"(\"started\", \"job_id\", \"test_set_id\", \"install_failed\", \"failed\");\n\nDROP INDEX \"test_outcome_started_test_id_idx\";\nCREATE INDEX \"test_outcome_by_start_idx\" ON \"test_outcome\"(\"started\", \"test_id\", \"outcome\", \"job_id\", \"run_id\", \"signature_id\");\n"
+    },
+    {
+      "name": "20261202070005_standing_answers",
+      "sql": "-- The answers for now a buildcop opens first (the hot list and its causes on each window tab),\n-- computed by the ingester after each pass and served while the data they were computed on stands\n-- (lib/answers/standing.ts): at OpenShift's scale one takes seconds to compute, a stored one\n-- milliseconds to read.\nCREATE TABLE \"standing_answer\" (\n    \"view\" TEXT NOT NULL,\n    \"state\" TEXT NOT NULL,\n    \"at\" BIGINT NOT NULL,\n    \"took_ms\" INTEGER NOT NULL,\n    \"body\" TEXT NOT NULL,\n\n    CONSTRAINT \"standing_answer_pkey\" PRIMARY KEY (\"view\")\n);\n"
     }
   ]
 };

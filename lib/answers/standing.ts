@@ -1,0 +1,135 @@
+// Standing answers: the answers for now a buildcop opens first (the hot list and the causes of each
+// window tab) are computed by the ingester after each pass and stored with the data state they were
+// computed on. The server and the CLI serve one while that state stands and it is at most
+// STANDING_MAX_AGE_S old; its `to` says the time it answers for. At OpenShift's scale a hot list takes
+// seconds to compute; a stored one is read in milliseconds, so neither a server start nor new data
+// makes a buildcop wait for one. Anything else (another time, a filter, a window beyond the lookback)
+// is computed when asked, as before.
+import crypto from 'node:crypto';
+import type { Database } from '../store/db';
+import { dataState } from '../store/dataState';
+import { Budget } from '../budget';
+import type { WindowName } from '../history/window';
+import { causes, parseCausesQuery } from './causes';
+import { hotlist, parseHotlistQuery } from './hotlist';
+
+/** The window tabs whose hot list and causes stand (the verdicts' lookback covers them). */
+export const STANDING_WINDOWS: readonly WindowName[] = ['24h', '3d', '7d', '14d'];
+/** The hot list stands with its default page; any shorter page is its first items. */
+const HOTLIST_LIMIT = 100;
+/** The causes stand at the home page's limit and the API's default (a shorter list is not always a prefix: ignored tests thin the candidates). */
+const CAUSE_LIMITS = [8, 20];
+/** A standing answer older than this is not served: its window would have slid too far from now. */
+export const STANDING_MAX_AGE_S = 15 * 60;
+/** After a pass, a standing answer this old is computed again even when the data did not change. */
+export const STANDING_REFRESH_S = 5 * 60;
+
+type StandingName = 'hotlist' | 'causes';
+type Params = Record<string, string | undefined>;
+
+interface View {
+  key: string;
+  name: StandingName;
+  params: Params;
+}
+
+function views(): View[] {
+  const out: View[] = [];
+  for (const window of STANDING_WINDOWS) {
+    out.push({ key: `hotlist:${window}`, name: 'hotlist', params: { window } });
+    for (const limit of CAUSE_LIMITS) out.push({ key: `causes:${window}:${limit}`, name: 'causes', params: { window, limit: String(limit) } });
+  }
+  return out;
+}
+
+/** The standing view a query for now asks for, if any, and for the hot list how many of its items. */
+function viewOf(name: string, params: Params): { key: string; items?: number } | undefined {
+  if (params.at || (name !== 'hotlist' && name !== 'causes')) return undefined;
+  try {
+    if (name === 'hotlist') {
+      const q = parseHotlistQuery(params);
+      const filtered = q.job || q.release || q.platform || q.upgrade !== undefined || q.owner || q.classification || q.noBug || q.test || q.sort;
+      if (filtered || q.limit > HOTLIST_LIMIT || !STANDING_WINDOWS.includes(q.window)) return undefined;
+      return { key: `hotlist:${q.window}`, items: q.limit };
+    }
+    const q = parseCausesQuery(params);
+    if (q.job || q.release || !CAUSE_LIMITS.includes(q.limit) || !STANDING_WINDOWS.includes(q.window)) return undefined;
+    return { key: `causes:${q.window}:${q.limit}` };
+  } catch {
+    return undefined; // an invalid query: the answer itself says why
+  }
+}
+
+/** The state a standing answer is good for: the data and the tests the configuration ignores. */
+async function standingState(db: Database, ignoreTests: string[] | undefined): Promise<string> {
+  const ignored = crypto.createHash('sha1').update(JSON.stringify(ignoreTests ?? [])).digest('hex').slice(0, 12);
+  return `${await dataState(db)},${ignored}`;
+}
+
+/**
+ * The stored answer for this query, when it is a standing view computed on the data as it stands, at
+ * most STANDING_MAX_AGE_S before `now` (milliseconds); else undefined (compute it).
+ */
+export async function standingAnswer(db: Database, name: string, params: Params, ignoreTests: string[] | undefined, now = Date.now()): Promise<unknown> {
+  const view = viewOf(name, params);
+  if (!view) return undefined;
+  const row = await db.get<{ state: string; at: unknown; body: string }>('SELECT state, at, body FROM standing_answer WHERE view = ?', [view.key]);
+  const age = row ? now / 1000 - Number(row.at) : Infinity;
+  if (!row || age > STANDING_MAX_AGE_S || age < -60 || row.state !== (await standingState(db, ignoreTests))) return undefined;
+  const value = JSON.parse(row.body) as { items?: unknown[] };
+  if (view.items !== undefined && value.items && view.items < value.items.length) value.items = value.items.slice(0, view.items);
+  return value;
+}
+
+export interface StandingSummary {
+  computed: number;
+  /** views whose stored answer still stood */
+  kept: number;
+  ms: number;
+  errors: string[];
+}
+
+/**
+ * Computes the standing answers again where the data changed since, or where they are
+ * STANDING_REFRESH_S old, at `now` (milliseconds). The ingester calls this after each pass; an
+ * error is reported, never thrown (the pass stands).
+ */
+export async function refreshStandingAnswers(db: Database, ignoreTests: string[] | undefined, now = Date.now()): Promise<StandingSummary> {
+  const t0 = Date.now();
+  const at = Math.floor(now / 1000);
+  const summary: StandingSummary = { computed: 0, kept: 0, ms: 0, errors: [] };
+  try {
+    const state = await standingState(db, ignoreTests);
+    const stored = new Map((await db.all<{ view: string; state: string; at: unknown }>('SELECT view, state, at FROM standing_answer')).map((r) => [r.view, r]));
+    const wanted = views();
+    for (const v of wanted) {
+      const old = stored.get(v.key);
+      if (old && old.state === state && at - Number(old.at) < STANDING_REFRESH_S) {
+        summary.kept++;
+        continue;
+      }
+      const started = Date.now();
+      const body =
+        v.name === 'hotlist'
+          ? await hotlist(db, parseHotlistQuery(v.params, at * 1000), { ignoreTests, budget: Budget.unlimited() })
+          : await causes(db, parseCausesQuery(v.params, at * 1000), { ignoreTests });
+      await db.run(
+        `INSERT INTO standing_answer (view, state, at, took_ms, body) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (view) DO UPDATE SET state = excluded.state, at = excluded.at, took_ms = excluded.took_ms, body = excluded.body`,
+        [v.key, state, at, Date.now() - started, JSON.stringify(body)],
+      );
+      summary.computed++;
+    }
+    const keys = new Set(wanted.map((v) => v.key));
+    for (const k of stored.keys()) if (!keys.has(k)) await db.run('DELETE FROM standing_answer WHERE view = ?', [k]);
+  } catch (e) {
+    summary.errors.push((e as Error).message);
+  }
+  summary.ms = Date.now() - t0;
+  return summary;
+}
+
+export function formatStandingSummary(s: StandingSummary): string {
+  const errors = s.errors.length ? `; not all: ${s.errors.join('; ')}` : '';
+  return `standing answers: ${s.computed} computed, ${s.kept} still standing, in ${(s.ms / 1000).toFixed(1)} s${errors}`;
+}
