@@ -4,7 +4,7 @@
 // (ignoreTests) of each run, which are never failures of their own.
 import type { Database } from '../store/db';
 import { selectIn } from '../store/bulk';
-import { loadTestSets, setHas } from '../store/testSets';
+import { loadTestSets } from '../store/testSets';
 import { iso } from '../history/window';
 
 export interface GridColumnRun {
@@ -70,10 +70,10 @@ export async function wrapperTallies(db: Database, runs: Pick<GridColumnRun, 'id
   const setIds = [...new Set(runs.map((r) => r.testSetId).filter((s): s is number => s !== null))];
   if (!setIds.length) return out;
   const sets = await loadTestSets(db, setIds);
-  const members = [...new Set(setIds.flatMap((s) => [...(sets.get(s) ?? [])]))];
+  const members = [...new Set(setIds.flatMap((s) => [...(sets.get(s)?.ids() ?? [])]))];
   const names = await selectIn<{ id: number; name: string }>(db, (p) => `SELECT id, name FROM test WHERE id IN (${p})`, members);
   const wrappers = names.filter((n) => isWrapper(n.name)).map((n) => n.id);
-  const perSet = new Map(setIds.map((s) => [s, wrappers.filter((id) => setHas(sets.get(s) ?? new Int32Array(), id)).length]));
+  const perSet = new Map(setIds.map((s) => [s, wrappers.filter((id) => !!sets.get(s)?.has(id)).length]));
   for (const r of runs) {
     const t = out.get(r.id)!;
     if (r.testSetId !== null) t.passed = Math.max(0, (perSet.get(r.testSetId) ?? 0) - t.failed - t.flaked);
@@ -101,7 +101,7 @@ export async function jobGrid(db: Database, columns: GridColumnRun[], outcomes: 
     const cells = columns.map((c, i): JobGrid['rows'][number]['cells'][number] => {
       if (row.cells[i]) return row.cells[i];
       const set = c.testSetId === null ? undefined : sets.get(c.testSetId);
-      return { outcome: set && setHas(set, testId) ? 'passed' : 'none' };
+      return { outcome: set?.has(testId) ? 'passed' : 'none' };
     });
     return { ...row, cells };
   });

@@ -3,7 +3,7 @@
 import { isTestId, testId as testHash } from '../ids';
 import { testOwner } from '../parse/variants';
 import type { Database } from '../store/db';
-import { selectRowsIn } from '../store/bulk';
+import { forEachQuery, selectRowsIn } from '../store/bulk';
 import { signatureInfo } from '../store/names';
 import { bugsForTests, markRecurrence } from '../bugs/refs';
 import { verdictsAt } from '../verdicts/judge';
@@ -78,15 +78,14 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
   const [info, testsPerSig, examples] = await Promise.all([
     signatureInfo(db, sigIds),
     selectRowsIn(db, (p) => `SELECT signature_id, COUNT(DISTINCT test_id) FROM rollup_sig_test_day WHERE signature_id IN (${p}) GROUP BY signature_id`, sigIds),
-    selectRowsIn(db, (p) => `SELECT signature_id, url FROM (SELECT o.signature_id, r.url, ROW_NUMBER() OVER (PARTITION BY o.signature_id ORDER BY o.started DESC) AS k
-      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${t.id} AND o.started >= ${span.from} AND o.started < ${span.to} AND o.signature_id IN (${p})) x WHERE k <= 3`, sigIds),
+    exampleRuns(db, t.id, sigIds, span.from, span.to),
   ]);
   const sharing = new Map(testsPerSig.map(([id, n]) => [Number(id), Number(n)]));
   const allTimeOf = new Map(allTime.map(([id, n, d0, d1]) => [Number(id), { total: Number(n), first: Number(d0) * DAY, last: Number(d1) * DAY }]));
   const signatures = sigIds.map((id) => ({
     id: info.get(id)?.hash ?? String(id), text: info.get(id)?.text ?? '', count: w.signatures.get(id) ?? 0, total: allTimeOf.get(id)!.total, tests: sharing.get(id) ?? 1,
     firstSeen: iso(allTimeOf.get(id)!.first), lastSeen: iso(allTimeOf.get(id)!.last),
-    exampleRuns: examples.filter(([sid]) => Number(sid) === id).map(([, url]) => String(url)),
+    exampleRuns: examples.get(id) ?? [],
   }));
   signatures.sort((x, y) => y.count - x.count || y.total - x.total);
 
@@ -132,3 +131,16 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
 }
 
 export type TestDetailResult = Awaited<ReturnType<typeof testDetail>>;
+
+/** The latest three runs in [from, to) where the test failed with each signature: a query each, newest first along the test's index. */
+async function exampleRuns(db: Database, testId: number, sigIds: number[], from: number, to: number): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  await forEachQuery(db, sigIds, async (sig) => {
+    const rows = await db.rows(
+      'SELECT r.url FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND o.signature_id = ? ORDER BY o.started DESC LIMIT 3',
+      [testId, from, to, sig],
+    );
+    out.set(sig, rows.map(([url]) => String(url)));
+  });
+  return out;
+}

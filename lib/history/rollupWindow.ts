@@ -4,9 +4,9 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { BROKEN_RUN } from '../store/rollups';
-import { loadTestSets } from '../store/testSets';
 import { cachedDays } from './dayCache';
 import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
+import type { TestSetMembers } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
 
 export interface Counts {
@@ -138,69 +138,18 @@ export function runsPerJobSet(cells: RunCell[], base: number, bucket: number, n:
   return [...groups.values()];
 }
 
-/** Executed-test sets by id, kept decoded (they never change): bounded by their total size. */
-const setCache = new Map<string, Map<number, Int32Array>>();
-const SET_CACHE_INTS = 32_000_000;
-let setCacheInts = 0;
-
-export async function testSets(db: Database, ids: Iterable<number>): Promise<Map<number, Int32Array>> {
-  let cache = setCache.get(db.url);
-  if (!cache) setCache.set(db.url, (cache = new Map()));
-  const out = new Map<number, Int32Array>();
-  const missing: number[] = [];
-  for (const id of ids) {
-    if (id <= 0) continue;
-    const s = cache.get(id);
-    if (s) out.set(id, s);
-    else missing.push(id);
-  }
-  if (missing.length) {
-    const loaded = await loadTestSets(db, missing);
-    for (const [id, s] of loaded) {
-      if (setCacheInts + s.length > SET_CACHE_INTS) {
-        for (const c of setCache.values()) c.clear();
-        setCacheInts = 0;
-      }
-      cache.set(id, s);
-      setCacheInts += s.length;
-      out.set(id, s);
-    }
-  }
-  return out;
-}
-
 /** Which of the given tests each test set holds: set id -> the wanted tests in it. */
-export function membersWanted(sets: Map<number, Int32Array>, testIds: number[]): Map<number, number[]> {
+export function membersWanted(sets: Map<number, TestSetMembers>, testIds: number[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  const wanted = new Set(testIds);
-  let maxId = 0;
-  for (const t of testIds) if (t > maxId) maxId = t;
-  const dense = new Uint8Array(maxId + 1);
-  for (const t of testIds) dense[t] = 1;
+  const wanted = [...new Set(testIds)];
   for (const [id, members] of sets) {
     const hit: number[] = [];
-    if (testIds.length * 16 < members.length) {
-      for (const t of wanted) if (binaryHas(members, t)) hit.push(t);
-    } else {
-      for (let i = 0; i < members.length; i++) if (members[i] <= maxId && dense[members[i]]) hit.push(members[i]);
-    }
+    for (const t of wanted) if (members.has(t)) hit.push(t);
     out.set(id, hit);
   }
   return out;
 }
 
-/** Whether the sorted `a` holds `x`. */
-export function binaryHas(a: Int32Array, x: number): boolean {
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] === x) return true;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
 
 /** The first and last failure or flake of each test in [from, to) (one index lookup each). */
 export async function failureSpans(db: Database, testIds: number[], from: number, to: number, jobs: Set<number> | null = null): Promise<Map<number, { first: number; last: number }>> {

@@ -2,7 +2,8 @@
 // counts in the window and the one before, per job, per point of a sparkline, the first and last
 // failure, and the signatures. The hot list, a test's page and a job's page read them here.
 import type { Database } from '../store/db';
-import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSets, testSignatures, testTotals, type RunCell } from './rollupWindow';
+import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSignatures, testTotals, type RunCell } from './rollupWindow';
+import { loadTestSets } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
 import { iso, type WindowSpan } from './window';
 
@@ -55,7 +56,7 @@ interface RunsOf {
 }
 
 async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, from: number, to: number, bucket: number): Promise<RunsOf> {
-  const sets = await testSets(db, new Set(cells.map((c) => c.setId)));
+  const sets = await loadTestSets(db, new Set(cells.map((c) => c.setId)));
   const inSet = membersWanted(sets, testIds);
   const base = Math.floor(from / bucket) * bucket;
   const n = Math.max(1, Math.ceil((to - base) / bucket));

@@ -9,7 +9,7 @@ import { forEachQuery, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
-import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
+import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
 
@@ -159,7 +159,7 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
 async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullable<Verdict['needs']>, testId: number, extras: HistoryExtras): Promise<void> {
   const { db, lookback: lb } = ctx;
   const ev = v.evidence;
-  const ran = (r: RunRow) => !r.broken && executedIn(ctx, r.testSetId, testId);
+  const ran = (r: RecentRun) => !r.broken && executedIn(ctx, r.testSetId, testId);
   if (needs.changeAt !== undefined) {
     const changed = new Set(needs.changedJobs ?? []);
     const after = (await db.rows(
@@ -175,19 +175,27 @@ async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullab
   }
   if (needs.streakJobs?.length) {
     const byName = new Map([...ctx.jobs.values()].map((j) => [j.name, j.id]));
+    // the runs that start each streak and the passes before them, then their rows in one read
+    const named: { entry: Record<string, unknown>; key: 'since' | 'lastPass'; run: number }[] = [];
     for (const entry of ev.jobs as { job: string; failedLatestRuns?: number; since?: unknown; lastPass?: unknown }[]) {
       if (!entry.failedLatestRuns || !needs.streakJobs.includes(entry.job)) continue;
-      let oldest: RunRow | undefined;
+      let oldest: RecentRun | undefined;
       for (const r of extras.recentRuns.get(byName.get(entry.job) ?? -1) ?? []) {
         if (!ran(r)) continue;
         const o = extras.recentOutcomes.get(r.id);
         if (o === 1) oldest = r;
         else {
-          if (o === undefined) entry.lastPass = shownRef(ctx, r);
+          if (o === undefined) named.push({ entry, key: 'lastPass', run: r.id });
           break;
         }
       }
-      if (oldest) entry.since = shownRef(ctx, oldest);
+      if (oldest) named.push({ entry, key: 'since', run: oldest.id });
+    }
+    const rows = named.length ? await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${named.map(() => '?').join(', ')})`, named.map((n) => n.run)) : [];
+    const byId = new Map(rows.map((r) => [Number(r[0]), toRunRow(r)]));
+    for (const n of named) {
+      const run = byId.get(n.run);
+      if (run) n.entry[n.key] = shownRef(ctx, run);
     }
   }
   if (needs.fixedAfter !== undefined && extras.lastFailure) {

@@ -5,7 +5,7 @@
 import { cachedDay, cachedDays, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
 import { selectRowsIn } from '../store/bulk';
-import { RUN_ROW, toRunRow, type RunRow } from './runRows';
+import { RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
 
@@ -16,17 +16,17 @@ export interface RecentRuns {
   /** test -> run -> 1 failed, 2 flaked (a run not there: the test passed or did not run) */
   recentOutcomes: Map<number, Map<number, number>>;
   /** job -> its runs in the span, newest first */
-  recentRuns: Map<number, RunRow[]>;
+  recentRuns: Map<number, RecentRun[]>;
 }
 
 /** Every run started in [a, b), in start order. */
-async function runsBetween(db: Database, a: number, b: number): Promise<RunRow[]> {
-  return (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRunRow);
+async function runsBetween(db: Database, a: number, b: number): Promise<RecentRun[]> {
+  return (await db.rows(`SELECT ${RECENT_RUN} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRecentRun);
 }
 
 /** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
 export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[], jobIds: number[]): Promise<RecentRuns> {
-  const recentRuns = new Map<number, RunRow[]>();
+  const recentRuns = new Map<number, RecentRun[]>();
   const recentOutcomes = new Map<number, Map<number, number>>();
   const jobs = new Set(jobIds);
   if (!jobs.size) return { recentOutcomes, recentRuns };
@@ -36,7 +36,7 @@ export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[]
   const versions = await currentDayVersions(db);
 
   // runs: whole days oldest first (each in start order), then today's part
-  const runs: RunRow[] = [];
+  const runs: RecentRun[] = [];
   for (let d = firstDay; d < today; d++) {
     const day = await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
     for (const r of day) if (r.started >= from && jobs.has(r.jobId)) runs.push(r);

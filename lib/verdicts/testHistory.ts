@@ -4,14 +4,15 @@
 // broken runs, the test's outcome in each job's latest runs, its last failure and the runs since.
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
-import { binaryHas, membersWanted, runCells, runsPerJobSet, testJobDays, testSets, type JobSetRuns, type RunCell } from '../history/rollupWindow';
+import { membersWanted, runCells, runsPerJobSet, testJobDays, type JobSetRuns, type RunCell } from '../history/rollupWindow';
 import { forEachQuery } from '../store/bulk';
 import type { Database } from '../store/db';
+import { loadTestSets, type TestSetMembers } from '../store/testSets';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { recentOfJobs } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
-import { BROKEN_SQL, RUN_ROW, toRunRow, type RunRow } from './runRows';
+import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 
 /** The test's outcome in this many of each job's latest runs is kept (for streaks). */
 export const LATEST_RUNS = 10;
@@ -24,7 +25,7 @@ export interface LookbackContext {
   jobs: Map<number, JobInfo>;
   /** runs per job, test set and day of the lookback */
   cells: RunCell[];
-  sets: Map<number, Int32Array>;
+  sets: Map<number, TestSetMembers>;
 }
 
 const contexts = new Map<string, Promise<LookbackContext>>();
@@ -38,7 +39,7 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
     p = (async () => {
       const lb = lookback(at);
       const [jobList, cells] = await Promise.all([loadJobs(db), runCells(db, lb.from, at)]);
-      const sets = await testSets(db, new Set(cells.map((c) => c.setId)));
+      const sets = await loadTestSets(db, new Set(cells.map((c) => c.setId)));
       return { db, lookback: lb, version, jobs: new Map(jobList.map((j) => [j.id, j])), cells, sets };
     })();
     contexts.set(key, p);
@@ -61,13 +62,13 @@ export interface HistoryExtras {
   /** the test's outcome in the recent runs looked at (run id -> 1 failed, 2 flaked) */
   recentOutcomes: Map<number, number>;
   /** the recent runs of the jobs looked at, newest first per job */
-  recentRuns: Map<number, RunRow[]>;
+  recentRuns: Map<number, RecentRun[]>;
   lastFailure?: RunRow;
 }
 
 export const executedIn = (ctx: Pick<LookbackContext, 'sets'>, setId: number | null, testId: number): boolean => {
   const s = setId === null ? undefined : ctx.sets.get(setId);
-  return !!s && binaryHas(s, testId);
+  return !!s && s.has(testId);
 };
 
 /**

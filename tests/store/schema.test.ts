@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type Sql } from '../../lib/store/db';
 import { MIGRATIONS } from '../../lib/store/generated/migrations';
 import { migrate } from '../../lib/store/migrate';
-import { decodeTestSet, encodeTestSet } from '../../lib/store/testSets';
+import { decodeTestSet, encodeTestSet, loadTestSets, TestSetMembers } from '../../lib/store/testSets';
 import { closeDatabase, describeEachDatabase, freshDatabase, open } from '../helpers/databases';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -35,6 +35,22 @@ describe('test sets', () => {
     const dense = Array.from({ length: 3000 }, (_, i) => i + 1);
     expect(encodeTestSet(dense).length).toBe(3000);
     expect(() => encodeTestSet([3, 2])).toThrow(/sorted/);
+  });
+
+  it('answer membership as bits over a dense range and as sorted ids when sparse, the same either way', () => {
+    const dense = Int32Array.from({ length: 3000 }, (_, i) => 1000 + i * 2);
+    const bits = TestSetMembers.fromSorted(dense);
+    expect(bits.bytes).toBeLessThan(1000); // a bit per id of its range, not 4 bytes per id
+    const sparse = Int32Array.from([5, 70_000, 2_000_000]);
+    const sorted = TestSetMembers.fromSorted(sparse);
+    expect(sorted.bytes).toBe(12);
+    for (const [set, ids] of [[bits, dense], [sorted, sparse]] as const) {
+      expect(set.size).toBe(ids.length);
+      expect([...set.ids()]).toEqual([...ids]);
+      for (const id of ids) expect(set.has(id)).toBe(true);
+      for (const id of [0, ids[0] - 1, ids[0] + 1, ids[ids.length - 1] + 1, 3_000_000]) expect(set.has(id)).toBe(false);
+    }
+    expect(TestSetMembers.fromSorted(new Int32Array()).has(1)).toBe(false);
   });
 });
 
@@ -127,6 +143,33 @@ describeEachDatabase('transactions', (kind) => {
       const inPlain = await db.tx((sql) => setting(sql));
       expect([inLazy, inPlain]).toEqual(kind === 'postgres' ? ['off', 'on'] : ['n/a', 'n/a']);
       expect(await db.get('SELECT value FROM kv WHERE key = ?', ['lazy'])).toEqual({ value: '1' });
+    } finally {
+      await closeDatabase(db);
+      await t.drop();
+    }
+  });
+});
+
+describeEachDatabase('stored test sets', (kind) => {
+  it('load as they were stored, in one range or by id, once for answers asking at the same time', async () => {
+    const t = await freshDatabase(kind);
+    const db = await open(t);
+    try {
+      const members = (i: number) => Array.from({ length: 50 + (i % 7) }, (_, k) => 1 + k * (1 + (i % 3)) + (i % 5));
+      for (let i = 1; i <= 600; i++) {
+        const bytes = encodeTestSet(members(i));
+        await db.run('INSERT INTO test_set (id, hash, size, members) VALUES (?, ?, ?, ?)', [i, `h${i}`, members(i).length, bytes]);
+      }
+      const all = Array.from({ length: 600 }, (_, i) => i + 1);
+      const few = [1, 299, 600, 0, 9999];
+      const [a, b, c] = await Promise.all([loadTestSets(db, all), loadTestSets(db, all), loadTestSets(db, few)]);
+      expect(a.size).toBe(600);
+      expect([...c.keys()].sort((x, y) => x - y)).toEqual([1, 299, 600]);
+      for (const i of all) {
+        expect([...a.get(i)!.ids()]).toEqual(members(i));
+        expect(b.get(i)).toBe(a.get(i));
+      }
+      expect(c.get(299)).toBe(a.get(299));
     } finally {
       await closeDatabase(db);
       await t.drop();
