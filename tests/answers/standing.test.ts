@@ -14,6 +14,7 @@ import { bumpDataVersion } from '../../lib/store/rollups';
 import { TEST_WORLD_END } from '../../lib/replay/ensureWorld';
 import { iso } from '../../lib/history/window';
 import { worldDatabaseUrl } from '../helpers/world';
+import { describeEachDatabase, freshDatabase, open } from '../helpers/databases';
 
 let db: Database;
 const END = TEST_WORLD_END.getTime();
@@ -86,4 +87,24 @@ it('is what the server answers for now, its `to` the time of the pass', async ()
   const served = (await runAnswer('hotlist', db, { window: '14d', limit: '3' }, { budget: Budget.unlimited(), config: undefined })) as Hotlist;
   expect(served.to).toBe(iso(Number(stored!.at)));
   expect(served.items.length).toBeLessThanOrEqual(3);
+});
+
+describeEachDatabase('standing answers stored', (kind) => {
+  it('are written, served and replaced on this engine', async () => {
+    const t = await freshDatabase(kind);
+    const fresh = await open(t);
+    try {
+      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: 12, errors: [] });
+      const live = await hotlist(fresh, parseHotlistQuery({ window: '14d' }, END));
+      expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toEqual(asJson(live));
+      await bumpDataVersion(fresh, []);
+      expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toBeUndefined();
+      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: 12, kept: 0 });
+      expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toEqual(asJson(live));
+      expect(Number((await fresh.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM standing_answer'))!.n)).toBe(12);
+    } finally {
+      await closeDatabase(fresh);
+      await t.drop();
+    }
+  });
 });
