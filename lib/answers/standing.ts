@@ -12,6 +12,7 @@ import { Budget } from '../budget';
 import type { WindowName } from '../history/window';
 import { causes, parseCausesQuery } from './causes';
 import { hotlist, parseHotlistQuery } from './hotlist';
+import { StandingJson } from './standingJson';
 
 /** The window tabs whose hot list and causes stand (the verdicts' lookback covers them). */
 export const STANDING_WINDOWS: readonly WindowName[] = ['24h', '3d', '7d', '14d'];
@@ -69,9 +70,10 @@ async function standingState(db: Database, ignoreTests: string[] | undefined): P
 
 /**
  * The stored answer for this query, when it is a standing view computed on the data as it stands, at
- * most STANDING_MAX_AGE_S before `now` (milliseconds); else undefined (compute it).
+ * most STANDING_MAX_AGE_S before `now` (milliseconds); else undefined (compute it). With `asText`, a
+ * whole stored answer comes as its StandingJson (no parse).
  */
-export async function standingAnswer(db: Database, name: string, params: Params, ignoreTests: string[] | undefined, now = Date.now()): Promise<unknown> {
+export async function standingAnswer(db: Database, name: string, params: Params, ignoreTests: string[] | undefined, now = Date.now(), asText = false): Promise<unknown> {
   const view = viewOf(name, params);
   if (!view) return undefined;
   const row = await db.get<{ state: string; at: unknown }>('SELECT state, at FROM standing_answer WHERE view = ?', [view.key]);
@@ -80,6 +82,7 @@ export async function standingAnswer(db: Database, name: string, params: Params,
   // the body of that very version: a pass may have stored a newer one meanwhile
   const stored = await db.get<{ body: string }>('SELECT body FROM standing_answer WHERE view = ? AND state = ? AND at = ?', [view.key, row.state, row.at as number]);
   if (!stored) return undefined;
+  if (asText && (view.items === undefined || view.items >= HOTLIST_LIMIT)) return new StandingJson(stored.body);
   const value = JSON.parse(stored.body) as { items?: unknown[] };
   if (view.items !== undefined && value.items && view.items < value.items.length) value.items = value.items.slice(0, view.items);
   return value;

@@ -216,7 +216,7 @@ export async function answer<N extends AnswerName>(name: N, params: AnswerParams
   const threads = answerThreads();
   if (threads === 0) {
     const [{ getConfig, getDb }, { runAnswer }, { jsonText }] = await Promise.all([import('./context'), import('./recentAnswers'), import('./jsonText')]);
-    const value = await runAnswer(name, await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() });
+    const value = await runAnswer(name, await getDb(), params, { budget: new Budget(budgetMs, opts.signal), config: getConfig() }, { json: opts.json });
     return (opts.json ? jsonText(value) : value) as AnswerOf<N>;
   }
   pool ??= new AnswerPool(threads);

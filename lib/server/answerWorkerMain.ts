@@ -14,7 +14,7 @@ parentPort!.on('message', async (m: AnswerRequest) => {
   const budget = new Budget(Math.max(0, left), { get aborted() { return Atomics.load(flag, 0) === 1; } });
   let reply: AnswerReply;
   try {
-    const value = await runAnswer(m.name, await getDb(), m.params, { budget, config: getConfig() });
+    const value = await runAnswer(m.name, await getDb(), m.params, { budget, config: getConfig() }, { json: m.json });
     reply = { id: m.id, ok: true, value: m.json ? jsonText(value) : value };
   } catch (e) {
     const err = e as Error & { status?: number; code?: unknown; expose?: boolean };

@@ -23,17 +23,18 @@ const kept = new Map<string, { since: number; value: Promise<unknown> }>();
  * ANSWERS[name] for these parameters, from memory when asked for now within RECENT_MS of the same
  * data; else the standing answer the ingester stored for it (lib/answers/standing.ts), if any.
  */
-export async function runAnswer(name: AnswerName, db: Database, params: AnswerParams, ctx: AnswerContext): Promise<unknown> {
+export async function runAnswer(name: AnswerName, db: Database, params: AnswerParams, ctx: AnswerContext, opts: { json?: boolean } = {}): Promise<unknown> {
   const fn = ANSWERS[name] as (db: Database, p: AnswerParams, c: AnswerContext) => Promise<unknown>;
   if (!KEPT.has(name) || params.at) return fn(db, params, ctx);
   const shown = Object.entries(params).filter(([k, v]) => v !== undefined && k !== 'budget').sort(([a], [b]) => (a < b ? -1 : 1));
-  const key = `${db.url}|${name}|${JSON.stringify(shown)}|${await dataState(db, { pass: true })}`;
+  const key = `${db.url}|${name}|${opts.json ? 'json' : ''}|${JSON.stringify(shown)}|${await dataState(db, { pass: true })}`;
   const now = Date.now();
   const hit = kept.get(key);
   if (hit && now - hit.since < RECENT_MS) return hit.value;
   for (const [k, v] of kept) if (now - v.since >= RECENT_MS) kept.delete(k);
   if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-  const value = standingAnswer(db, name, params, ctx.config?.ignoreTests).then((v) => v ?? fn(db, params, ctx));
+  // for JSON, a standing answer stays its text: no parse, and a few MB kept rather than tens as objects
+  const value = standingAnswer(db, name, params, ctx.config?.ignoreTests, Date.now(), opts.json).then((v) => v ?? fn(db, params, ctx));
   kept.set(key, { since: now, value });
   value.then(
     (v) => (v as { partial?: unknown } | null)?.partial && kept.delete(key),

@@ -9,6 +9,7 @@ import { causes, parseCausesQuery } from '../../lib/answers/causes';
 import { hotlist, parseHotlistQuery, type Hotlist } from '../../lib/answers/hotlist';
 import { refreshStandingAnswers, STANDING_MAX_AGE_S, STANDING_REFRESH_S, STANDING_WINDOWS, standingAnswer } from '../../lib/answers/standing';
 import { runAnswer } from '../../lib/server/recentAnswers';
+import { INDENTED_UP_TO_CHARS, jsonText } from '../../lib/server/jsonText';
 import { closeDatabase, openDatabase, type Database } from '../../lib/store/db';
 import { bumpDataVersion } from '../../lib/store/rollups';
 import { TEST_WORLD_END } from '../../lib/replay/ensureWorld';
@@ -107,4 +108,13 @@ describeEachDatabase('standing answers stored', (kind) => {
       await t.drop();
     }
   });
+});
+
+it('goes to a route as the stored text, and to a page as the answer', async () => {
+  await refreshStandingAnswers(db, undefined);
+  const ctx = { budget: Budget.unlimited(), config: undefined };
+  const text = jsonText(await runAnswer('hotlist', db, { window: '7d' }, ctx, { json: true }));
+  const page = await runAnswer('hotlist', db, { window: '7d' }, ctx);
+  expect(JSON.parse(text)).toEqual(page);
+  expect(text).toBe(text.length > INDENTED_UP_TO_CHARS ? `${JSON.stringify(page)}\n` : `${JSON.stringify(page, null, 2)}\n`);
 });
