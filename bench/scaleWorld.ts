@@ -138,10 +138,29 @@ export async function generateScaleDatabase(db: Database, o: ScaleOptions): Prom
   let executed = 0;
   const setIds = new Map<string, number>();
   const perJobPerDay = Math.max(1, Math.round(o.runsPerDay / jobCount));
+  let runRows: (string | number | null)[][] = [];
+  let outcomeRows: (string | number | null)[][] = [];
+  let setRows: (string | number | Buffer)[][] = [];
+  // written a few hundred thousand outcomes at a time: a day at four times the density is 5 million
+  // outcomes with their texts, more than a heap holds as rows
+  const flush = async () => {
+    if (!runRows.length) return;
+    await ensureOutcomeDays(db, runRows.map((row) => row[4] as number)); // PostgreSQL's day partitions
+    await db.tx(async (sql) => {
+      await insertMany(sql, 'test_set', ['id', 'hash', 'size', 'members'], setRows);
+      await insertMany(sql, 'run', ['id', 'job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload', 'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'], runRows);
+      for (let i = 0; i < outcomeRows.length; i += 50_000) await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomeRows.slice(i, i + 50_000));
+      await rollUpStored(
+        sql,
+        runRows.map((row) => ({ id: row[0] as number, jobId: row[1] as number, started: row[4] as number, testSetId: row[12] as number, broken: (row[14] as number) >= 20 })),
+        outcomeRows.map((o) => ({ runId: o[0] as number, testId: o[1] as number, outcome: o[2] as number, signatureId: o[3] as number, started: o[4] as number, jobId: o[5] as number })),
+      );
+    });
+    runRows = [];
+    outcomeRows = [];
+    setRows = [];
+  };
   for (let day = 0; day < o.days; day++) {
-    const runRows: (string | number | null)[][] = [];
-    const outcomeRows: (string | number | null)[][] = [];
-    const setRows: (string | number | Buffer)[][] = [];
     // two or three incidents a day: the mass failures of the day share their causes
     const todays = [int(r, 0, INCIDENTS - 1), int(r, 0, INCIDENTS - 1), int(r, 0, INCIDENTS - 1)];
     for (let j = 0; j < jobCount; j++) {
@@ -186,19 +205,10 @@ export async function generateScaleDatabase(db: Database, o: ScaleOptions): Prom
         outcomes += f + fl;
         executed += members.length;
         runRows.push([runId, jobId.get(jobName)!, String(1_000_000 + runId), f > 0 ? 'failure' : 'success', started, started + 5400, `https://prow.example/view/gs/b/logs/${jobName}/${runId}`, `gs://b/logs/${jobName}/${runId}`, null, '', '', `${release}.0-0.nightly-${day}`, setId, members.length - f - fl, f, fl, o.tests - members.length, 0, 0, '{}', '', o.end]);
+        if (outcomeRows.length >= 400_000) await flush();
       }
     }
-    await ensureOutcomeDays(db, runRows.map((row) => row[4] as number)); // PostgreSQL's day partitions
-    await db.tx(async (sql) => {
-      await insertMany(sql, 'test_set', ['id', 'hash', 'size', 'members'], setRows);
-      await insertMany(sql, 'run', ['id', 'job_id', 'build_id', 'state', 'started', 'finished', 'url', 'gcs_path', 'pull', 'base_ref', 'commit_sha', 'payload', 'test_set_id', 'passed', 'failed', 'flaked', 'skipped', 'install_failed', 'parse_errors', 'meta', 'fingerprint', 'ingested_at'], runRows);
-      for (let i = 0; i < outcomeRows.length; i += 50_000) await insertMany(sql, 'test_outcome', ['run_id', 'test_id', 'outcome', 'signature_id', 'started', 'job_id', 'message'], outcomeRows.slice(i, i + 50_000));
-      await rollUpStored(
-        sql,
-        runRows.map((row) => ({ id: row[0] as number, jobId: row[1] as number, started: row[4] as number, testSetId: row[12] as number, broken: (row[14] as number) >= 20 })),
-        outcomeRows.map((o) => ({ runId: o[0] as number, testId: o[1] as number, outcome: o[2] as number, signatureId: o[3] as number, started: o[4] as number, jobId: o[5] as number })),
-      );
-    });
+    await flush();
     o.progress?.(day + 1, runId, outcomes);
   }
   if (db.dialect === 'postgres') {
