@@ -62,6 +62,7 @@ const LABELS: Record<string, string> = {
   notChangedIn: 'Not in',
   unclearIn: 'Too few runs to tell in',
   slices: 'Per slice, before and after the change',
+  unchangedJobSlices: 'Jobs where it did not rise',
   streaks: 'Failed the latest runs of',
   outsideBrokenRuns: 'Failures outside broken runs',
   lastFailure: 'Last failure',

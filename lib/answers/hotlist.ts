@@ -167,7 +167,7 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
       previousRuns: w.prevRuns,
       isNew: w.prevFailed + w.prevFlaked === 0,
       classification: v.classification,
-      evidence: v.evidence,
+      evidence: listedEvidence(v.evidence),
       signatures: bySig.slice(0, 5).map(([sid, count]) => ({ id: sigs.get(sid)?.hash ?? String(sid), text: sigs.get(sid)?.text ?? '', count })),
       signaturesCount: bySig.length,
       causes: bySig.map(([sid, runs]) => ({ id: sigs.get(sid)?.hash ?? String(sid), runs })),
@@ -182,6 +182,19 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   }
   const partial = budget.partial(`the verdicts of ${verdicts.size} of ${toJudge.length} tests`);
   return { window: q.window, from: iso(span.from), to: iso(span.to), filters, totalItems: total, withoutBug, items, ...(partial ? { partial } : {}) };
+}
+
+/**
+ * A verdict's evidence as the hot list carries it: a regression's slices where it rose and the release
+ * and platform slices, with the jobs where it did not rise counted (`unchangedJobSlices`), not listed.
+ * At OpenShift's scale those are 400-odd rows a test, two thirds of a hot list's 9 MB; the test's
+ * own answer (/api/tests/ID) keeps every slice.
+ */
+export function listedEvidence(evidence: Record<string, unknown>): Record<string, unknown> {
+  const slices = evidence.slices as { job?: string; changed?: boolean }[] | undefined;
+  if (!Array.isArray(slices)) return evidence;
+  const kept = slices.filter((s) => !s.job || s.changed);
+  return kept.length === slices.length ? evidence : { ...evidence, slices: kept, unchangedJobSlices: slices.length - kept.length };
 }
 
 /** Verdicts in chunks, stopping between them once the budget is spent (a test without one is not listed). */
