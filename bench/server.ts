@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { bumpDataVersion } from '../lib/store/rollups';
+import { bumpDataVersion, DAY } from '../lib/store/rollups';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ function treeRssKb(pid: number): number {
   } else {
     console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (the ingester's step after its first pass)`);
     // a later pass of the same ingester: it wrote today's runs, the whole days before stay in memory
-    await bumpDataVersion(db, [Math.floor(Date.now() / 86_400_000)]);
+    await bumpDataVersion(db, [Math.floor(Date.now() / 1000 / DAY)]);
     console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (after a later pass that wrote today)`);
   }
   await closeDatabase(db);

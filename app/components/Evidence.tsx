@@ -2,6 +2,7 @@
 // regression since this payload", "a trivial flake: failed and passed on the same payload").
 // Known fields get labels and links; anything else is listed generically, never dropped.
 import type { ReactNode } from 'react';
+import { isUnchangedJobSlice } from '@/lib/verdicts/rules';
 import { pct, safeUrl, shortTime } from './format';
 
 type Obj = Record<string, unknown>;
@@ -162,7 +163,7 @@ const UNCHANGED_JOBS_SHOWN = 10;
 /** Where a regression changed and where it did not: the slices with runs, judged at the change. */
 function Slices({ slices }: { slices: Obj[] }) {
   let unchangedJobs = 0;
-  const shown = slices.filter((s) => !s.job || s.changed || ++unchangedJobs <= UNCHANGED_JOBS_SHOWN);
+  const shown = slices.filter((s) => !isUnchangedJobSlice(s) || ++unchangedJobs <= UNCHANGED_JOBS_SHOWN);
   const hidden = slices.length - shown.length;
   const side = (failed: unknown, runs: unknown) => `${Number(failed)}/${Number(runs)}${Number(runs) ? ` (${pct(Number(failed) / Number(runs))})` : ''}`;
   return (

@@ -8,6 +8,7 @@ import { testTotals } from '../history/rollupWindow';
 import { testWindows, type SparkPoint } from '../history/testWindow';
 import { CLASSIFICATIONS, type Classification } from '../verdicts/verdict';
 import { verdictsAt, type JudgedVerdict } from '../verdicts/judge';
+import { isUnchangedJobSlice, type SliceEvidence } from '../verdicts/rules';
 import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
 import { compileRegex } from '../patterns';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
@@ -188,12 +189,12 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
  * A verdict's evidence as the hot list carries it: a regression's slices where it rose and the release
  * and platform slices, with the jobs where it did not rise counted (`unchangedJobSlices`), not listed.
  * At OpenShift's scale those are 400-odd rows a test, two thirds of a hot list's 9 MB; the test's
- * own answer (/api/tests/ID) keeps every slice.
+ * own answer (/api/tests/[id]) keeps every slice.
  */
 export function listedEvidence(evidence: Record<string, unknown>): Record<string, unknown> {
-  const slices = evidence.slices as { job?: string; changed?: boolean }[] | undefined;
+  const slices = evidence.slices as SliceEvidence[] | undefined;
   if (!Array.isArray(slices)) return evidence;
-  const kept = slices.filter((s) => !s.job || s.changed);
+  const kept = slices.filter((s) => !isUnchangedJobSlice(s));
   return kept.length === slices.length ? evidence : { ...evidence, slices: kept, unchangedJobSlices: slices.length - kept.length };
 }
 

@@ -84,6 +84,9 @@ export interface SliceEvidence {
   status: 'rose' | 'steady' | 'unclear';
 }
 
+/** A job's slice where the regression did not rise: what the hot list counts and the test page folds. */
+export const isUnchangedJobSlice = (s: { job?: unknown; changed?: unknown }): boolean => Boolean(s.job) && !s.changed;
+
 export interface Verdict {
   classification: Classification;
   evidence: Record<string, unknown> & { summary: string };

@@ -44,8 +44,8 @@ describe('one verdict per test at a time', () => {
         const d = await testDetail(db, i.id, { window: w, at });
         // the page has every slice; the hot list the same evidence less the jobs where it did not rise
         expect({ c: d.classification, e: listedEvidence(d.evidence) }, `${i.test} on its ${w} page`).toEqual({ c: i.classification, e: i.evidence });
-        const slices = (d.evidence.slices ?? []) as { job?: string; changed?: boolean }[];
-        expect(slices.length - ((i.evidence.slices ?? []) as unknown[]).length, i.test).toBe(Number(i.evidence.unchangedJobSlices ?? 0));
+        const count = (e: Record<string, unknown>) => ((e.slices ?? []) as unknown[]).length;
+        expect(count(d.evidence) - count(i.evidence), i.test).toBe(Number(i.evidence.unchangedJobSlices ?? 0));
       }
     }
   });
