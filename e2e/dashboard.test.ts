@@ -91,9 +91,11 @@ describe('test page', () => {
     await page.locator('[data-testid="test-history-chart"] svg.recharts-surface').first().waitFor();
     expect(await page.locator('[data-testid="test-history-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
     const t = truth.perTest[top].window;
-    expect(await page.locator('[data-testid="test-runs"] tbody tr').count()).toBe(t.failedRuns + t.flakedRuns);
     expect(await page.locator('.verdict').innerText()).toContain(truth.expectedVerdicts[top]);
     await page.screenshot({ path: path.join(TEST_OUTPUT, 'test-page.png'), fullPage: false });
+    expect(await page.locator('#runs-h').innerText()).toContain(`(${t.failedRuns + t.flakedRuns})`);
+    const firstPage = await page.locator('[data-testid="test-runs"] tbody tr').count();
+    expect(firstPage).toBe(Math.min(50, t.failedRuns + t.flakedRuns));
 
     await page.getByRole('button', { name: 'Copy as bug comment' }).click();
     await expect.poll(() => page.getByRole('status').first().innerText()).toContain('Copied');
@@ -101,6 +103,33 @@ describe('test page', () => {
     // the first configured tracker's format: Bugzilla's plain text
     expect(text).toContain(`Test: ${top}`);
     expect(text).toContain(`${baseUrl}/tests/${testId(top)}?at=${END_ISO.replace('.000Z', 'Z')}`);
+    expect(cspErrors(errors)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('pages through the failed and flaked runs, newest first, each once', async () => {
+    const { page, errors } = await newPage(browser);
+    const top = truth.scenarios.top.test;
+    const t = truth.perTest[top].window;
+    const total = t.failedRuns + t.flakedRuns;
+    expect(total, 'the top test fails in more runs than a page lists').toBeGreaterThan(50);
+    await page.goto(`${baseUrl}/tests/${testId(top)}?${at}`);
+    const seen: string[] = [];
+    for (let pages = 1; ; pages++) {
+      const rows = page.locator('[data-testid="test-runs"] tbody tr td[data-label="Run"] a');
+      seen.push(...(await rows.allInnerTexts()));
+      const older = page.getByRole('link', { name: 'Older runs' });
+      if (!(await older.count())) {
+        // a page ends on a whole second, so it may list a few more than 50
+        expect(pages, 'pages of 50').toBeGreaterThan(1);
+        expect(pages).toBeLessThanOrEqual(Math.ceil(total / 50));
+        break;
+      }
+      await Promise.all([page.waitForURL(/before=/), older.click()]);
+      expect(await page.getByRole('link', { name: 'Newest runs' }).count()).toBe(1);
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(total);
     expect(cspErrors(errors)).toEqual([]);
     await page.context().close();
   });

@@ -63,14 +63,24 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
   const limit = q.limit ?? RUNS_PAGE;
   const upTo = Math.min(span.to, q.before ?? span.to);
   const jobWhere = allowed ? ` AND o.job_id IN (${[...allowed].join(', ') || '0'})` : '';
-  const runRows = await db.all<{ job: string; build_id: string; url: string; gcs_path: string; started: number; outcome: number; message: string; hash: string | null }>(
-    `SELECT j.name AS job, r.build_id, r.url, r.gcs_path, o.started, o.outcome, o.message, s.hash
-     FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id LEFT JOIN signature s ON s.id = o.signature_id
-     WHERE o.test_id = ? AND o.started >= ? AND o.started < ?${jobWhere} ORDER BY o.started DESC, o.run_id DESC LIMIT ?`,
-    [t.id, span.from, upTo, limit + 1],
-  );
+  type RunRow = { job: string; build_id: string; url: string; gcs_path: string; started: number; outcome: number; message: string; hash: string | null };
+  const runsIn = (from: number, to: number, n?: number) =>
+    db.all<RunRow>(
+      `SELECT j.name AS job, r.build_id, r.url, r.gcs_path, o.started, o.outcome, o.message, s.hash
+       FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id LEFT JOIN signature s ON s.id = o.signature_id
+       WHERE o.test_id = ? AND o.started >= ? AND o.started < ?${jobWhere} ORDER BY o.started DESC, o.run_id DESC${n ? ' LIMIT ?' : ''}`,
+      n ? [t.id, from, to, n] : [t.id, from, to],
+    );
+  const runRows = await runsIn(span.from, upTo, limit + 1);
   const more = runRows.length > limit;
-  const windowRuns = runRows.slice(0, limit);
+  let windowRuns = runRows.slice(0, limit);
+  // The next page starts before the last run's second, so a page never ends inside a second: when the
+  // run after the page started in the same second as the last, the page takes all of that second.
+  if (more && Number(runRows[limit].started) === Number(runRows[limit - 1].started)) {
+    const second = Number(runRows[limit - 1].started);
+    windowRuns = [...windowRuns.filter((r) => Number(r.started) > second), ...(await runsIn(second, second + 1))];
+  }
+  const hasOlder = more && (windowRuns.length > limit ? (await runsIn(span.from, Number(windowRuns[windowRuns.length - 1].started), 1)).length > 0 : true);
 
   // signatures: in the window and all time, from the rollups; how many tests share each (a cross-test cause)
   const allTime = await db.rows('SELECT signature_id, SUM(failed + flaked), MIN(day), MAX(day) FROM rollup_sig_test_day WHERE test_id = ? GROUP BY signature_id', [t.id]);
@@ -125,7 +135,7 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
     /** the window's failed and flaked runs, of which `runs` lists the newest (from `before` on) */
     runsTotal: w.windowFailed + w.windowFlaked,
     /** `before` for the next page of runs, when there is one */
-    runsNext: more ? iso(Number(windowRuns[windowRuns.length - 1].started)) : null,
+    runsNext: hasOlder ? iso(Number(windowRuns[windowRuns.length - 1].started)) : null,
     bugs: markRecurrence(bugs, w.last),
   };
 }

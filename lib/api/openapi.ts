@@ -73,6 +73,8 @@ const testDetail = obj({
   sparkline: arr(sparkPoint),
   signatures: arr(obj({ id: str(), text: str(), count: int(), total: int(), tests: int('tests sharing the signature'), firstSeen: iso(), lastSeen: iso(), exampleRuns: arr(str('Prow URL')) })),
   runs: arr(obj({ job: str(), buildId: str(), url: str('Prow job page'), artifacts: str('gs:// path'), started: iso(), outcome: { type: 'string', enum: ['failed', 'flaked'] }, signature: nullable(str()), message: str() })),
+  runsTotal: int('failed and flaked runs in the window, of which runs lists a page'),
+  runsNext: nullable(iso('before of the next page of runs')),
   bugs: arr(ref('BugRef')),
 });
 
@@ -264,7 +266,11 @@ export interface ApiRoute {
  */
 export const API_ROUTES: ApiRoute[] = [
   { path: '/api/hotlist', answer: 'hotlist', spec: get('The tests failing most in a window', 'buildcop hotlist', hotlistParams, ref('Hotlist')) },
-  { path: '/api/tests/{id}', answer: 'test', spec: get('One test: verdict, evidence, history, signatures, runs, bugs', 'buildcop test ID', [path('id', '16-digit test id (or the full test name, URL-encoded)'), WINDOW, AT, JOB], ref('TestDetail'), [400, 404]) },
+  { path: '/api/tests/{id}', answer: 'test', spec: get('One test: verdict, evidence, history, signatures, runs, bugs', 'buildcop test ID', [
+        path('id', '16-digit test id (or the full test name, URL-encoded)'), WINDOW, AT, JOB,
+        q('limit', 'Failed and flaked runs at most, newest first (1..10000); a page ends on a whole second, so it may list a few more.', { type: 'integer', minimum: 1, maximum: 10000, default: 200 }),
+        q('before', 'Only runs that started before this time: the runsNext of the page before.', { type: 'string', format: 'date-time' }),
+      ], ref('TestDetail'), [400, 404]) },
   { path: '/api/jobs', answer: 'jobs', spec: get('All jobs with pass rates', 'buildcop jobs', [WINDOW, AT], obj({ window: str(), from: iso(), to: iso(), jobs: arr(ref('JobSummary')) })) },
   { path: '/api/jobs/{name}', answer: 'job', spec: get('One job: daily pass rate, recent runs, most failing tests', 'buildcop job NAME', [path('name', 'job name'), WINDOW, AT], ref('JobDetail'), [400, 404]) },
   { path: '/api/runs/{job}/{buildId}', answer: 'run', spec: get('One run: state, refs, failed and flaked tests, parse errors', 'buildcop run JOB BUILD_ID', [path('job', 'job name'), path('buildId', 'Prow build id')], ref('RunDetail'), [404]) },

@@ -59,7 +59,9 @@ const COMMENT_TRACKERS: readonly string[] = ['bugzilla', 'jira', 'github'];
 
 export const testCommand: Command = {
   usage: `Usage: buildcop test "<full test name or 16-digit id>" [--window 7d] [--at ISO] [--job REGEX] [--json]
-       [--comment bugzilla|jira|github]
+       [--limit N] [--before ISO] [--comment bugzilla|jira|github]
+  --limit, --before: the failed and flaked runs listed, newest first, a page at a time (default 200);
+             --before takes the runsNext of the page before
   --comment: print the paste-ready bug comment in that tracker's format (plain text, wiki markup,
              Markdown); its links point at $BUILDCOP_PUBLIC_URL (default http://localhost:3000)`,
   async run(argv) {
@@ -76,7 +78,8 @@ export const testCommand: Command = {
       lines(detail.signatures.slice(0, 5).map((s) => `  signature ${s.id} x${s.count}: ${s.text.split('\n')[0].slice(0, 120)}`));
       lines([shownOf(Math.min(5, detail.signatures.length), detail.signatures.length, 'signatures', '--json lists them all')]);
       lines(detail.runs.slice(0, 20).map((r) => `  ${r.started} ${r.outcome.padEnd(7)} ${r.job} ${r.buildId} ${r.url}`));
-      lines([shownOf(Math.min(20, detail.runs.length), detail.runs.length, 'failed and flaked runs', '--json lists them all')]);
+      const shown = Math.min(20, detail.runs.length);
+      lines([shownOf(shown, detail.runsTotal, 'failed and flaked runs', shown < detail.runs.length ? `--json lists ${detail.runs.length}; --limit and --before page through them all` : `--before ${detail.runsNext} lists older ones`)]);
       for (const b of detail.bugs) process.stdout.write(`  bug ${b.tracker} ${b.id} [${b.status}] ${b.summary} (${b.reason})\n`);
     }
     return 0;

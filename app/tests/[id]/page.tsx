@@ -11,6 +11,7 @@ import CopyBugComment from '@/app/components/test/CopyBugComment';
 import PermanentLink from '@/app/components/test/PermanentLink';
 import { loadTest, testPermalink } from '@/app/components/test/loadTest';
 import SignaturesList from '@/app/components/test/SignaturesList';
+import RunsPager from '@/app/components/test/RunsPager';
 import TestRunsTable from '@/app/components/test/TestRunsTable';
 import VerdictBadge from '@/app/components/VerdictBadge';
 import WindowTabs from '@/app/components/WindowTabs';
@@ -27,7 +28,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const { id } = await params;
   const p = flatParams(await searchParams);
   try {
-    const d = await loadTest(segment(id), p.window, p.at, p.job);
+    const d = await loadTest(segment(id), p.window, p.at, p.job, p.before);
     const description = `${d.classification}: ${String(d.evidence.summary ?? '')} (${d.failedRuns} failed, ${d.flakedRuns} flaked of ${d.runsCount} runs in the ${d.window} to ${d.to})`;
     const image = hrefWith(`/tests/${d.id}/og`, { window: d.window === '7d' ? undefined : d.window, at: d.to, job: p.job });
     // OpenGraph wants absolute URLs: without a trusted origin (see lib/server/origin.ts) the tags that
@@ -49,7 +50,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 export default async function TestPage({ params, searchParams }: Props) {
   const { id } = await params;
   const p = flatParams(await searchParams);
-  const result = await pageData(() => loadTest(segment(id), p.window, p.at, p.job));
+  const result = await pageData(() => loadTest(segment(id), p.window, p.at, p.job, p.before));
   if (!result.ok) {
     return (
       <>
@@ -148,8 +149,9 @@ export default async function TestPage({ params, searchParams }: Props) {
       </section>
 
       <section aria-labelledby="runs-h">
-        <h2 id="runs-h">Failed and flaked runs ({d.runs.length})</h2>
+        <h2 id="runs-h">Failed and flaked runs ({d.runsTotal})</h2>
         <TestRunsTable runs={d.runs} config={getConfig()} />
+        <RunsPager id={d.id} window={d.window} to={d.to} job={p.job} before={p.before} shown={d.runs.length} total={d.runsTotal} next={d.runsNext} />
       </section>
     </article>
   );
