@@ -27,8 +27,7 @@ export async function pruneRunsBefore(sql: Sql, cutoff: number): Promise<Pruned>
   return sql.tx(async (tx) => {
     const ids = (await tx.rows('SELECT id FROM run WHERE started < ?', [cutoff])).map(([id]) => Number(id));
     if (ids.length) {
-      await rollUp(tx, ids, -1);
-      await dropEmptyRollups(tx);
+      await dropEmptyRollups(tx, await rollUp(tx, ids, -1));
     }
     const outcomeDaysDropped = await dropOutcomeDaysBefore(tx, dayStart(cutoff));
     return {

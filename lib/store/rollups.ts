@@ -94,7 +94,7 @@ const statement = (r: Rollup, ids: string): string =>
  * Adds the runs (sign 1, after they are stored) or takes them away (sign -1, before they are deleted)
  * from every rollup; inside the caller's transaction.
  */
-export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<void> {
+export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<Set<number>> {
   const days = new Set<number>();
   for (let i = 0; i < runIds.length; i += 500) {
     const chunk = runIds.slice(i, i + 500);
@@ -107,11 +107,20 @@ export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<
     }
   }
   await bumpDataVersion(sql, days);
+  return days;
 }
 
-/** Drops the rollup rows that count nothing any more (after runs were taken away). */
-export async function dropEmptyRollups(sql: Sql): Promise<void> {
-  for (const r of ROLLUPS) await sql.run(`DELETE FROM ${r.table} WHERE ${r.values.map((v) => `${v} = 0`).join(' AND ')}`);
+/**
+ * Drops the rollup rows of the given UTC days that count nothing any more (after runs were taken
+ * away): a range of each table's leading time key, so a pass's pruning does not scan all history.
+ */
+export async function dropEmptyRollups(sql: Sql, days: Iterable<number>): Promise<void> {
+  for (const d of days) {
+    for (const r of ROLLUPS) {
+      const [lo, hi] = r.key[0] === 'hour' ? [d * 24, (d + 1) * 24] : [d, d + 1];
+      await sql.run(`DELETE FROM ${r.table} WHERE ${r.key[0]} >= ? AND ${r.key[0]} < ? AND ${r.values.map((v) => `${v} = 0`).join(' AND ')}`, [lo, hi]);
+    }
+  }
 }
 
 /** The rollups' tables, for tests and the benchmarks that check them against the runs. */
