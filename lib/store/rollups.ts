@@ -29,65 +29,73 @@ interface Rollup {
   table: string;
   key: string[];
   values: string[];
-  /** SELECT of key columns then value columns (with ? for the sign, once per value), FROM ... WHERE <run ids> */
-  select: (runIds: string) => string;
+  /**
+   * SELECT of key columns then value columns (with ? for the sign, once per value), FROM ... WHERE <run
+   * ids>, and, when given, the runs' start times: an outcome starts with its run (the foreign key is on
+   * both), so PostgreSQL reads only the day partitions of those runs, not every day kept
+   */
+  select: (runIds: string, span?: StartSpan) => string;
 }
+
+/** The first and last start (Unix seconds) of the runs a statement rolls up. */
+export type StartSpan = [number, number];
+const within = (alias: string, span?: StartSpan) => (span ? ` AND ${alias}.started >= ${Math.floor(span[0])} AND ${alias}.started <= ${Math.floor(span[1])}` : '');
 
 const F = (cond: string) => `SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END) * ?`;
 
 const ROLLUPS: Rollup[] = [
   {
     table: 'rollup_test_day', key: ['day', 'test_id', 'job_id'], values: ['failed', 'flaked', 'failed_broken', 'flaked_broken'],
-    select: (ids) => `SELECT o.started / ${DAY}, o.test_id, o.job_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')}, ${F(`o.outcome = 1 AND ${BROKEN} = 1`)}, ${F(`o.outcome = 2 AND ${BROKEN} = 1`)}
-      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.run_id IN (${ids}) GROUP BY o.started / ${DAY}, o.test_id, o.job_id`,
+    select: (ids, span) => `SELECT o.started / ${DAY}, o.test_id, o.job_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')}, ${F(`o.outcome = 1 AND ${BROKEN} = 1`)}, ${F(`o.outcome = 2 AND ${BROKEN} = 1`)}
+      FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.run_id IN (${ids})${within('o', span)} GROUP BY o.started / ${DAY}, o.test_id, o.job_id`,
   },
   {
     table: 'rollup_test_total', key: ['day', 'test_id'], values: ['failed', 'flaked'],
-    select: (ids) => `SELECT o.started / ${DAY}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids}) GROUP BY o.started / ${DAY}, o.test_id`,
+    select: (ids, span) => `SELECT o.started / ${DAY}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids})${within('o', span)} GROUP BY o.started / ${DAY}, o.test_id`,
   },
   {
     table: 'rollup_test_hour', key: ['hour', 'test_id'], values: ['failed', 'flaked'],
-    select: (ids) => `SELECT o.started / ${HOUR}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids}) GROUP BY o.started / ${HOUR}, o.test_id`,
+    select: (ids, span) => `SELECT o.started / ${HOUR}, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o WHERE o.run_id IN (${ids})${within('o', span)} GROUP BY o.started / ${HOUR}, o.test_id`,
   },
   {
     table: 'rollup_run_day', key: ['day', 'job_id', 'test_set_id'], values: ['runs', 'broken'],
-    select: (ids) => `SELECT r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids}) GROUP BY r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0)`,
+    select: (ids, span) => `SELECT r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids})${within('r', span)} GROUP BY r.started / ${DAY}, r.job_id, COALESCE(r.test_set_id, 0)`,
   },
   {
     table: 'rollup_run_hour', key: ['hour', 'job_id', 'test_set_id'], values: ['runs', 'broken'],
-    select: (ids) => `SELECT r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids}) GROUP BY r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0)`,
+    select: (ids, span) => `SELECT r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0), COUNT(*) * ?, SUM(${BROKEN}) * ? FROM run r WHERE r.id IN (${ids})${within('r', span)} GROUP BY r.started / ${HOUR}, r.job_id, COALESCE(r.test_set_id, 0)`,
   },
   // a signature counts once per run: it took the run down when any of its failures there was hard
   {
     table: 'rollup_sig_day', key: ['day', 'signature_id', 'job_id'], values: ['runs', 'flaked_runs'],
-    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, s.job_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}
+    select: (ids, span) => `SELECT s.started / ${DAY}, s.signature_id, s.job_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}
       FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, MIN(o.job_id) AS job_id FROM test_outcome o
-            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+            WHERE o.run_id IN (${ids})${within('o', span)} AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
       WHERE true GROUP BY s.started / ${DAY}, s.signature_id, s.job_id`,
   },
   {
     table: 'rollup_sig_total', key: ['day', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
-    select: (ids) => `SELECT s.started / ${DAY}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+    select: (ids, span) => `SELECT s.started / ${DAY}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
       FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
-            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+            WHERE o.run_id IN (${ids})${within('o', span)} AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
       WHERE true GROUP BY s.started / ${DAY}, s.signature_id`,
   },
   {
     table: 'rollup_sig_hour', key: ['hour', 'signature_id'], values: ['runs', 'flaked_runs', 'outcomes'],
-    select: (ids) => `SELECT s.started / ${HOUR}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
+    select: (ids, span) => `SELECT s.started / ${HOUR}, s.signature_id, ${F('s.worst = 1')}, ${F('s.worst = 2')}, SUM(s.n) * ?
       FROM (SELECT o.run_id, o.signature_id, MIN(o.outcome) AS worst, MIN(o.started) AS started, COUNT(*) AS n FROM test_outcome o
-            WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
+            WHERE o.run_id IN (${ids})${within('o', span)} AND o.signature_id IS NOT NULL GROUP BY o.run_id, o.signature_id) s
       WHERE true GROUP BY s.started / ${HOUR}, s.signature_id`,
   },
   {
     table: 'rollup_sig_test_day', key: ['day', 'signature_id', 'test_id'], values: ['failed', 'flaked'],
-    select: (ids) => `SELECT o.started / ${DAY}, o.signature_id, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o
-      WHERE o.run_id IN (${ids}) AND o.signature_id IS NOT NULL GROUP BY o.started / ${DAY}, o.signature_id, o.test_id`,
+    select: (ids, span) => `SELECT o.started / ${DAY}, o.signature_id, o.test_id, ${F('o.outcome = 1')}, ${F('o.outcome = 2')} FROM test_outcome o
+      WHERE o.run_id IN (${ids})${within('o', span)} AND o.signature_id IS NOT NULL GROUP BY o.started / ${DAY}, o.signature_id, o.test_id`,
   },
 ];
 
-const statement = (r: Rollup, ids: string): string =>
-  `INSERT INTO ${r.table} (${[...r.key, ...r.values].join(', ')}) ${r.select(ids)}
+const statement = (r: Rollup, ids: string, span?: StartSpan): string =>
+  `INSERT INTO ${r.table} (${[...r.key, ...r.values].join(', ')}) ${r.select(ids, span)}
    ON CONFLICT (${r.key.join(', ')}) DO UPDATE SET ${r.values.map((v) => `${v} = ${r.table}.${v} + excluded.${v}`).join(', ')}`;
 
 /**
@@ -99,11 +107,14 @@ export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<
   for (let i = 0; i < runIds.length; i += 500) {
     const chunk = runIds.slice(i, i + 500);
     const ids = chunk.map(() => '?').join(', ');
-    for (const [d] of await sql.rows(`SELECT DISTINCT started / ${DAY} FROM run WHERE id IN (${ids})`, chunk)) days.add(Number(d));
+    const starts = (await sql.rows(`SELECT DISTINCT started FROM run WHERE id IN (${ids})`, chunk)).map(([t]) => Number(t));
+    if (!starts.length) continue;
+    for (const t of starts) days.add(Math.floor(t / DAY));
+    const span: StartSpan = [starts.reduce((a, b) => Math.min(a, b)), starts.reduce((a, b) => Math.max(a, b))];
     for (const r of ROLLUPS) {
       const signs: Param[] = r.values.map(() => sign);
       // the sign placeholders come first in the SELECT, the run ids after
-      await sql.run(statement(r, ids), [...signs, ...chunk]);
+      await sql.run(statement(r, ids, span), [...signs, ...chunk]);
     }
   }
   await bumpDataVersion(sql, days);
