@@ -72,15 +72,15 @@ export async function testDetail(db: Database, nameOrId: string, q: TestDetailQu
       n ? [t.id, from, to, n] : [t.id, from, to],
     );
   const runRows = await runsIn(span.from, upTo, limit + 1);
-  const more = runRows.length > limit;
   let windowRuns = runRows.slice(0, limit);
+  let hasOlder = runRows.length > limit;
   // The next page starts before the last run's second, so a page never ends inside a second: when the
   // run after the page started in the same second as the last, the page takes all of that second.
-  if (more && Number(runRows[limit].started) === Number(runRows[limit - 1].started)) {
+  if (hasOlder && Number(runRows[limit].started) === Number(runRows[limit - 1].started)) {
     const second = Number(runRows[limit - 1].started);
     windowRuns = [...windowRuns.filter((r) => Number(r.started) > second), ...(await runsIn(second, second + 1))];
+    hasOlder = (await runsIn(span.from, second, 1)).length > 0;
   }
-  const hasOlder = more && (windowRuns.length > limit ? (await runsIn(span.from, Number(windowRuns[windowRuns.length - 1].started), 1)).length > 0 : true);
 
   // signatures: in the window and all time, from the rollups; how many tests share each (a cross-test cause)
   const allTime = await db.rows('SELECT signature_id, SUM(failed + flaked), MIN(day), MAX(day) FROM rollup_sig_test_day WHERE test_id = ? GROUP BY signature_id', [t.id]);

@@ -122,15 +122,18 @@ export async function rollUp(sql: Sql, runIds: number[], sign: 1 | -1): Promise<
 }
 
 /**
- * Drops the rollup rows of the given UTC days that count nothing any more (after runs were taken
- * away): a range of each table's leading time key, so a pass's pruning does not scan all history.
+ * Drops the rollup rows that count nothing any more (after runs were taken away) from the first to the
+ * last of the given UTC days: a range of each table's leading time key, so a pass's pruning does not
+ * scan all history.
  */
-export async function dropEmptyRollups(sql: Sql, days: Iterable<number>): Promise<void> {
-  for (const d of days) {
-    for (const r of ROLLUPS) {
-      const [lo, hi] = r.key[0] === 'hour' ? [d * 24, (d + 1) * 24] : [d, d + 1];
-      await sql.run(`DELETE FROM ${r.table} WHERE ${r.key[0]} >= ? AND ${r.key[0]} < ? AND ${r.values.map((v) => `${v} = 0`).join(' AND ')}`, [lo, hi]);
-    }
+export async function dropEmptyRollups(sql: Sql, days: Set<number>): Promise<void> {
+  if (!days.size) return;
+  const list = [...days];
+  const first = list.reduce((a, b) => Math.min(a, b));
+  const last = list.reduce((a, b) => Math.max(a, b));
+  for (const r of ROLLUPS) {
+    const perDay = r.key[0] === 'hour' ? 24 : 1;
+    await sql.run(`DELETE FROM ${r.table} WHERE ${r.key[0]} >= ? AND ${r.key[0]} < ? AND ${r.values.map((v) => `${v} = 0`).join(' AND ')}`, [first * perDay, (last + 1) * perDay]);
   }
 }
 

@@ -1,12 +1,11 @@
 // Where a page of a test's failed and flaked runs sits in the window, and the links to the newest
-// and the older ones. The links pin `at` to the page's end, so "older" stays older while runs arrive.
-import { hrefWith, shortTime } from '../format';
+// and the older ones. The links are the test's permanent link (`at` pinned to the page's end), so
+// "older" stays older while runs arrive.
+import { testPermalink } from '@/lib/answers/testComment';
+import { shortTime } from '../format';
 
 interface Props {
-  id: string;
-  window: string;
-  /** the window's end (ISO) */
-  to: string;
+  test: { id: string; window: string; to: string };
   job?: string;
   /** this page's `before`, when it is not the first */
   before?: string;
@@ -16,9 +15,9 @@ interface Props {
   next: string | null;
 }
 
-export default function RunsPager({ id, window, to, job, before, shown, total, next }: Props) {
+export default function RunsPager({ test, job, before, shown, total, next }: Props) {
   if (!before && !next) return null;
-  const href = (b?: string) => hrefWith(`/tests/${id}`, { window: window === '7d' ? undefined : window, at: to, job, before: b });
+  const href = (b?: string) => `${testPermalink('', test, job)}${b ? `&before=${encodeURIComponent(b)}` : ''}#runs-h`;
   return (
     <nav className="pager small" aria-label="Pages of failed and flaked runs">
       <span className="muted">
@@ -27,13 +26,13 @@ export default function RunsPager({ id, window, to, job, before, shown, total, n
       {before && (
         <>
           {' · '}
-          <a href={`${href()}#runs-h`}>Newest runs</a>
+          <a href={href()}>Newest runs</a>
         </>
       )}
       {next && (
         <>
           {' · '}
-          <a href={`${href(next)}#runs-h`} rel="next">
+          <a href={href(next)} rel="next">
             Older runs
           </a>
         </>

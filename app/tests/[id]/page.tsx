@@ -151,7 +151,7 @@ export default async function TestPage({ params, searchParams }: Props) {
       <section aria-labelledby="runs-h">
         <h2 id="runs-h">Failed and flaked runs ({d.runsTotal})</h2>
         <TestRunsTable runs={d.runs} config={getConfig()} />
-        <RunsPager id={d.id} window={d.window} to={d.to} job={p.job} before={p.before} shown={d.runs.length} total={d.runsTotal} next={d.runsNext} />
+        <RunsPager test={d} job={p.job} before={p.before} shown={d.runs.length} total={d.runsTotal} next={d.runsNext} />
       </section>
     </article>
   );
