@@ -10,6 +10,7 @@ import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { LATEST_RUNS, outcomesOnJob } from './recentRuns';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
 
@@ -179,10 +180,13 @@ async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullab
     const named: { entry: Record<string, unknown>; key: 'since' | 'lastPass'; run: number }[] = [];
     for (const entry of ev.jobs as { job: string; failedLatestRuns?: number; since?: unknown; lastPass?: unknown }[]) {
       if (!entry.failedLatestRuns || !needs.streakJobs.includes(entry.job)) continue;
+      const jobId = byName.get(entry.job) ?? -1;
+      // a streak as long as the runs counted may begin before them
+      const outcomes = entry.failedLatestRuns >= LATEST_RUNS ? await outcomesOnJob(db, lb, testId, jobId) : extras.recentOutcomes;
       let oldest: RecentRun | undefined;
-      for (const r of extras.recentRuns.get(byName.get(entry.job) ?? -1) ?? []) {
+      for (const r of extras.recentRuns.get(jobId) ?? []) {
         if (!ran(r)) continue;
-        const o = extras.recentOutcomes.get(r.id);
+        const o = outcomes.get(r.id);
         if (o === 1) oldest = r;
         else {
           if (o === undefined) named.push({ entry, key: 'lastPass', run: r.id });

@@ -1,22 +1,37 @@
-// A job's latest runs and the tests' outcomes in them, for streaks ("failed its last 4 runs") and the
-// runs a streak's evidence names. The span is the last LATEST_SECONDS before `at`; its whole days come
-// from memory while their day version stands (lib/history/dayCache.ts), only today's part from the
-// database: at 24,000 runs a day the span holds 72,000 runs and 300,000 outcomes of a hot list's tests.
-import { cachedDay, cachedDays, currentDayVersions } from '../history/dayCache';
+// A job's latest runs and a test's outcome in them, for streaks ("failed its last 4 runs") and the
+// runs a streak's evidence names. Runs are looked for in the last LATEST_SECONDS before `at`: their
+// whole days come from memory while the day version stands (lib/history/dayCache.ts), only today's
+// part from the database. Outcomes are read only for the runs a streak is counted on, each test's
+// latest LATEST_RUNS healthy runs of the jobs where it may be failing now: at 24,000 runs a day those
+// are the last few hours of most jobs, where the span's three days held 1.4 million outcomes of a hot
+// list's 100 tests at four times the failure density.
+import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
-import { selectRowsIn } from '../store/bulk';
+import { forEachQuery, selectRowsIn } from '../store/bulk';
 import { RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
 
 /** How far back a job's latest runs are looked for (a streak is of what is happening now). */
 export const LATEST_SECONDS = 3 * 86_400;
+/** The test's outcome in this many of each job's latest runs is kept (for streaks). */
+export const LATEST_RUNS = 10;
+
+/** What a test's streaks are looked for on. */
+export interface StreakAsk {
+  /** job -> start of the UTC day of the test's last failure there in a healthy run */
+  lastFailureDay: Map<number, number>;
+  /** the test's non-passing outcomes a second in the lookback: what reading a span of them costs */
+  rowsPerSecond: number;
+}
 
 export interface RecentRuns {
-  /** test -> run -> 1 failed, 2 flaked (a run not there: the test passed or did not run) */
-  recentOutcomes: Map<number, Map<number, number>>;
   /** job -> its runs in the span, newest first */
   recentRuns: Map<number, RecentRun[]>;
+  /** test -> job -> its outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
+  latest: Map<number, Map<number, number[]>>;
+  /** test -> run -> 1 failed, 2 flaked, in the runs of `latest` (a run of those not there: passed) */
+  recentOutcomes: Map<number, Map<number, number>>;
 }
 
 /** Every run started in [a, b), in start order. */
@@ -24,42 +39,95 @@ async function runsBetween(db: Database, a: number, b: number): Promise<RecentRu
   return (await db.rows(`SELECT ${RECENT_RUN} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRecentRun);
 }
 
-/** The recent runs of the given jobs, newest first, and the tests' outcomes in them. */
-export async function recentOfJobs(db: Database, lb: Lookback, testIds: number[], jobIds: number[]): Promise<RecentRuns> {
-  const recentRuns = new Map<number, RecentRun[]>();
-  const recentOutcomes = new Map<number, Map<number, number>>();
-  const jobs = new Set(jobIds);
-  if (!jobs.size) return { recentOutcomes, recentRuns };
+/** The recent runs of the given jobs, newest first per job. */
+async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>): Promise<Map<number, RecentRun[]>> {
+  const out = new Map<number, RecentRun[]>();
+  if (!jobs.size) return out;
   const from = lb.at - LATEST_SECONDS;
   const today = Math.floor(lb.at / DAY);
-  const firstDay = Math.floor(from / DAY);
   const versions = await currentDayVersions(db);
-
-  // runs: whole days oldest first (each in start order), then today's part
+  // whole days oldest first (each in start order), then today's part
   const runs: RecentRun[] = [];
-  for (let d = firstDay; d < today; d++) {
+  for (let d = Math.floor(from / DAY); d < today; d++) {
     const day = await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
     for (const r of day) if (r.started >= from && jobs.has(r.jobId)) runs.push(r);
   }
   for (const r of await runsBetween(db, Math.max(from, today * DAY), lb.at)) if (jobs.has(r.jobId)) runs.push(r);
   for (let i = runs.length - 1; i >= 0; i--) {
     const r = runs[i];
-    let list = recentRuns.get(r.jobId);
-    if (!list) recentRuns.set(r.jobId, (list = []));
+    let list = out.get(r.jobId);
+    if (!list) out.set(r.jobId, (list = []));
     list.push(r);
   }
+  return out;
+}
 
-  // outcomes: the tests' rows of the whole days, then today's part ([test, day, run, outcome] each)
-  const add = (t: number, run: number, o: number) => {
-    let m = recentOutcomes.get(t);
-    if (!m) recentOutcomes.set(t, (m = new Map()));
-    m.set(run, o);
-  };
-  const whole = await cachedDays(db, 'recent outcomes', 4, 1, testIds, firstDay, today, (ids, a, b) =>
-    selectRowsIn(db, (p) => `SELECT test_id, started / ${DAY}, run_id, outcome FROM test_outcome WHERE test_id IN (${p}) AND started >= ${a * DAY} AND started < ${b * DAY}`, ids),
-  );
-  for (const c of whole) for (let i = 0; i < c.length; i += 4) add(c[i], c[i + 2], c[i + 3]);
-  const rest = await selectRowsIn(db, (p) => `SELECT test_id, run_id, outcome FROM test_outcome WHERE test_id IN (${p}) AND started >= ${Math.max(from, today * DAY)} AND started < ${lb.at}`, testIds);
-  for (const [t, run, o] of rest) add(Number(t), Number(run), Number(o));
-  return { recentOutcomes, recentRuns };
+/** A probe of one run's outcome costs about as much as reading this many rows of a span. */
+const PROBE_ROWS = 4;
+
+/**
+ * Where to read a test's outcomes in the runs given (their starts): a span [from, at) read whole, and
+ * the runs before it probed one by one, whichever mix reads least.
+ */
+export function readPlan(starts: number[], at: number, rowsPerSecond: number): { from: number; probed: number[] } {
+  const desc = [...starts].sort((a, b) => b - a);
+  let best = { from: at, cost: PROBE_ROWS * desc.length };
+  for (let i = 0; i < desc.length; i++) {
+    if (i + 1 < desc.length && desc[i + 1] === desc[i]) continue; // a span takes every run of its first second
+    const cost = rowsPerSecond * (at - desc[i]) + PROBE_ROWS * (desc.length - i - 1);
+    if (cost < best.cost) best = { from: desc[i], cost };
+  }
+  return { from: best.from, probed: desc.filter((s) => s < best.from) };
+}
+
+/**
+ * For each test, the jobs of its `lastFailureDay`: the runs its streaks are counted on and its
+ * outcomes there. A job whose latest run that executed the test came on a later day than the test's
+ * last failure there has no streak, and nothing is read for it.
+ */
+export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean): Promise<RecentRuns> {
+  const jobs = new Set<number>();
+  for (const a of asks.values()) for (const j of a.lastFailureDay.keys()) jobs.add(j);
+  const recentRuns = await recentRunsOf(db, lb, jobs);
+  const latest = new Map<number, Map<number, number[]>>();
+  const recentOutcomes = new Map<number, Map<number, number>>();
+  const reads: { testId: number; counted: Map<number, RecentRun[]>; rowsPerSecond: number }[] = [];
+  for (const [testId, ask] of asks) {
+    const counted = new Map<number, RecentRun[]>();
+    for (const [jobId, lastFailureDay] of ask.lastFailureDay) {
+      const runs: RecentRun[] = [];
+      for (const r of recentRuns.get(jobId) ?? []) {
+        if (r.broken || !executes(r.testSetId, testId)) continue;
+        runs.push(r);
+        if (runs.length >= LATEST_RUNS) break;
+      }
+      if (runs.length && Math.floor(runs[0].started / DAY) * DAY <= lastFailureDay) counted.set(jobId, runs);
+    }
+    if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
+  }
+  await forEachQuery(db, reads, async ({ testId, counted, rowsPerSecond }) => {
+    const runs = [...counted.values()].flat();
+    const plan = readPlan(runs.map((r) => r.started), lb.at, rowsPerSecond);
+    const wanted = new Set(runs.map((r) => r.id));
+    const outcomes = new Map<number, number>();
+    const keep = (rows: unknown[][]) => {
+      for (const [run, o] of rows) if (wanted.has(Number(run))) outcomes.set(Number(run), Number(o));
+    };
+    if (plan.from < lb.at) keep(await db.rows('SELECT run_id, outcome FROM test_outcome WHERE test_id = ? AND started >= ? AND started < ?', [testId, plan.from, lb.at]));
+    const probed = runs.filter((r) => r.started < plan.from);
+    if (probed.length) {
+      // the start bounds let PostgreSQL read only those days' partitions
+      const lo = plan.probed[plan.probed.length - 1];
+      keep(await selectRowsIn(db, (p) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${testId} AND started >= ${lo} AND started < ${plan.from} AND run_id IN (${p})`, probed.map((r) => r.id)));
+    }
+    recentOutcomes.set(testId, outcomes);
+    latest.set(testId, new Map([...counted].map(([jobId, rs]) => [jobId, rs.map((r) => outcomes.get(r.id) ?? 0)])));
+  });
+  return { recentRuns, latest, recentOutcomes };
+}
+
+/** The test's outcomes in one job's runs of the whole span (run id -> 1 failed, 2 flaked): for a streak longer than LATEST_RUNS. */
+export async function outcomesOnJob(db: Database, lb: Lookback, testId: number, jobId: number): Promise<Map<number, number>> {
+  const rows = await db.rows('SELECT run_id, outcome FROM test_outcome WHERE test_id = ? AND job_id = ? AND started >= ? AND started < ?', [testId, jobId, lb.at - LATEST_SECONDS, lb.at]);
+  return new Map(rows.map(([run, o]) => [Number(run), Number(o)]));
 }

@@ -10,12 +10,9 @@ import type { Database } from '../store/db';
 import { loadTestSets, type TestSetMembers } from '../store/testSets';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, GRID_SECONDS, lookback, type Lookback } from './lookback';
-import { recentOfJobs } from './recentRuns';
+import { latestOutcomes, type StreakAsk } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
-
-/** The test's outcome in this many of each job's latest runs is kept (for streaks). */
-export const LATEST_RUNS = 10;
 
 /** The lookback at one `at` on one version of the data: what every test's history there shares. */
 export interface LookbackContext {
@@ -79,8 +76,9 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const { db, lookback: lb } = ctx;
   const n = lb.buckets;
   type Series = { runs: Float64Array; failed: Float64Array; flaked: Float64Array };
-  const perTest = new Map<number, { jobs: Map<number, Series>; broken: number; lastDay: number; lastJobs: Set<number> }>();
-  for (const id of testIds) perTest.set(id, { jobs: new Map(), broken: 0, lastDay: -1, lastJobs: new Set() });
+  type PerTest = { jobs: Map<number, Series>; broken: number; rows: number; lastDay: number; lastJobs: Set<number>; lastFailureDay: Map<number, number> };
+  const perTest = new Map<number, PerTest>();
+  for (const id of testIds) perTest.set(id, { jobs: new Map(), broken: 0, rows: 0, lastDay: -1, lastJobs: new Set(), lastFailureDay: new Map() });
   const series = (t: number, jobId: number): Series => {
     const m = perTest.get(t)!.jobs;
     let s = m.get(jobId);
@@ -92,10 +90,12 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   (await testJobDays(db, testIds, lb.from, lb.at)).each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
     const t = perTest.get(testId)!;
     t.broken += failedBroken + flakedBroken;
+    t.rows += failed + flaked;
     const f = failed - failedBroken;
     const fl = flaked - flakedBroken;
     if (f + fl <= 0) return;
     const b = bucketIn(lb, start);
+    if (f > 0) t.lastFailureDay.set(jobId, Math.max(t.lastFailureDay.get(jobId) ?? 0, Math.floor(start / GRID_SECONDS) * GRID_SECONDS));
     const s = series(testId, jobId);
     s.failed[b] += f;
     s.flaked[b] += fl;
@@ -115,7 +115,13 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     }
   }
 
-  const { recentOutcomes, recentRuns } = await recentOfJobs(db, lb, testIds, [...perTest.values()].flatMap((t) => [...t.lastJobs]));
+  // streaks: on the jobs where the test failed or flaked on the last day it did, those it failed on
+  const asks = new Map<number, StreakAsk>();
+  for (const [id, t] of perTest) {
+    const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay.has(j)).map((j) => [j, t.lastFailureDay.get(j)!]));
+    if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
+  }
+  const { recentOutcomes, recentRuns, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })));
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
@@ -123,13 +129,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     const jobs: JobSeries[] = [];
     for (const [jobId, s] of t.jobs) {
       const info = ctx.jobs.get(jobId);
-      const latest: number[] = [];
-      for (const r of recentRuns.get(jobId) ?? []) {
-        if (latest.length >= LATEST_RUNS) break;
-        if (r.broken || !executedIn(ctx, r.testSetId, testId)) continue;
-        latest.push(recentOutcomes.get(testId)?.get(r.id) ?? 0);
-      }
-      jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest });
+      jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest: latest.get(testId)?.get(jobId) ?? [] });
     }
     jobs.sort((x, y) => (x.job < y.job ? -1 : 1));
     const last = lastFailures.get(testId);
