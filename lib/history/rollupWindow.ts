@@ -119,6 +119,8 @@ export interface JobSetRuns {
   jobId: number;
   setId: number;
   runs: Float64Array;
+  /** the buckets of `runs` that are not zero, ascending (a set is often one job's for a day) */
+  buckets: number[];
 }
 
 /**
@@ -132,9 +134,10 @@ export function runsPerJobSet(cells: RunCell[], base: number, bucket: number, n:
     if (v <= 0) continue;
     const k = `${c.jobId}|${c.setId}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n) }));
+    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n), buckets: [] }));
     g.runs[Math.min(n - 1, Math.max(0, Math.floor((c.at - base) / bucket)))] += v;
   }
+  for (const g of groups.values()) for (let b = 0; b < n; b++) if (g.runs[b]) g.buckets.push(b);
   return [...groups.values()];
 }
 

@@ -67,7 +67,7 @@ async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed
       if (!byJob) byTest.set(t, (byJob = new Map()));
       const runs = byJob.get(g.jobId);
       if (!runs) byJob.set(g.jobId, Float64Array.from(g.runs));
-      else for (let i = 0; i < n; i++) runs[i] += g.runs[i];
+      else for (const b of g.buckets) runs[b] += g.runs[b];
     }
   }
   return { base, bucket, byTest };

@@ -111,7 +111,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   for (const g of healthyRuns(ctx)) {
     for (const t of inSet.get(g.setId) ?? []) {
       const runs = series(t, g.jobId).runs;
-      for (let b = 0; b < n; b++) runs[b] += g.runs[b];
+      for (const b of g.buckets) runs[b] += g.runs[b];
     }
   }
 
