@@ -4,7 +4,8 @@
 // after each round. Without --at the calls ask for "now", as a buildcop's browser does. Then, per
 // route, --computed calls each at a time of its own a minute or so apart (nothing cached for it but
 // the whole days before it: what every answer after an ingest pass costs). First, as the ingester does
-// after each pass, the standing answers are computed (lib/answers/standing.ts), twice: as after an
+// after each pass, the days over are packed (lib/store/dayPacks.ts) and the standing answers are
+// computed (lib/answers/standing.ts), twice: as after an
 // ingester's first pass and as after a later one that wrote today's runs; --without-standing
 // drops them instead, so the cold call and the rounds compute what they serve.
 //   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--computed 5] [--at ISO] [--without-standing]
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
 import { closeDatabase, openDatabase } from '../lib/store/db';
+import { formatPackSummary, packDays } from '../lib/store/dayPacks';
 import { bumpDataVersion, DAY } from '../lib/store/rollups';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -69,6 +71,9 @@ function treeRssKb(pid: number): number {
     await db.run('DELETE FROM standing_answer');
     console.log('standing answers dropped: every answer is computed');
   } else {
+    // the ingester's steps after a pass: the days over packed (all of them, as after the passes that
+    // made the database; at most 20 s a pass otherwise), then the standing answers
+    console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
     console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (the ingester's step after its first pass)`);
     // a later pass of the same ingester: it wrote today's runs, the whole days before stay in memory
     await bumpDataVersion(db, [Math.floor(Date.now() / 1000 / DAY)]);

@@ -5,6 +5,7 @@
 // 20 million non-passing outcomes at the default density (2% of executed outcomes).
 import { parseArgs } from 'node:util';
 import { closeDatabase, openDatabase } from '../lib/store/db';
+import { formatPackSummary, packDays } from '../lib/store/dayPacks';
 import { emptyDatabase } from './database';
 import { generateScaleDatabase } from './scaleWorld';
 
@@ -42,5 +43,8 @@ const world = await generateScaleDatabase(db, {
   progress: (day, runs, outcomes) => process.stderr.write(`\rday ${day}: ${runs.toLocaleString('en-US')} runs, ${outcomes.toLocaleString('en-US')} non-passing outcomes, ${((performance.now() - t0) / 1000).toFixed(0)} s`),
 });
 process.stderr.write('\n');
+// as the ingester that stored these runs would have after its passes: the days over, packed
+const packs = await packDays(db, { now: end, budgetMs: Infinity });
+process.stderr.write(`${formatPackSummary(packs)}\n`);
 console.log(JSON.stringify({ end: new Date(end * 1000).toISOString(), ...world, jobs: world.jobs.length, tests: world.tests.length, nonPassingShare: Math.round((world.outcomes / world.executed) * 10000) / 10000, seconds: Math.round((performance.now() - t0) / 1000) }));
 await closeDatabase(db);

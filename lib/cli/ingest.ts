@@ -4,6 +4,7 @@ import { ingesterLock } from '../ingest/activeIngester';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { databaseUrl, openDatabase } from '../store/db';
+import { formatPackSummary, packDays } from '../store/dayPacks';
 import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -18,7 +19,8 @@ waits as a standby, says so, and takes over when the active one dies.
 started that long before Deck's newest run (periodic and postsubmit builds under logs/<job>/,
 presubmits through pr-logs/directory/<job>/); at most "retention" (default 90d), which each pass
 prunes runs beyond. After each pass, the configured "alerts" receivers are told of new events
-(gate-blocked, stream-rejected, new-regression, new-cause), each once, and the standing answers
+(gate-blocked, stream-rejected, new-regression, new-cause), each once, the days over are packed for
+the answers that read them (the newest first, at most 20 s a pass), and the standing answers
 (the hot list and causes of each window tab, for now) are computed again where the data changed,
 so the dashboard serves them at once.
 Exit code 0 when the pass completed (even with recorded parse errors), 1 when the sources cannot
@@ -45,10 +47,13 @@ configuration is invalid.`,
         // only when configured: it brings the answers' code)
         const alerting = config.alerts?.length ? await import('../alerts/afterPass') : undefined;
         const alerts = alerting ? await alerting.alertAfterPass({ config, db }) : undefined;
-        // the answers for now a buildcop opens first, ready before anyone asks (never a failure of the pass)
+        // the days over, packed for the answers that read them (never a failure of the pass), then the
+        // answers for now a buildcop opens first, ready before anyone asks
+        const dayPacks = await packDays(db);
         const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests);
-        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), standingAnswers });
+        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), dayPacks, standingAnswers });
         else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
+        if ((!values.quiet && !values.json) || dayPacks.errors.length) process.stderr.write(`ingest: ${formatPackSummary(dayPacks)}\n`);
         if ((!values.quiet && !values.json) || standingAnswers.errors.length) process.stderr.write(`ingest: ${formatStandingSummary(standingAnswers)}\n`);
         if (summary.status !== 'ok') {
           process.stderr.write(`ingest: pass failed: ${summary.message}${interval ? `; next pass in ${values.interval}` : ''}\n`);

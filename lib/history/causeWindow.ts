@@ -4,6 +4,7 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { cachedDays } from './dayCache';
+import { SIGNATURE_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, rowsOf } from './dayRollup';
 import { DAY, HOUR, spansOf } from './spans';
 import { testSignaturePairs } from './rollupWindow';
@@ -61,7 +62,7 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
   const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 2,
     width: 5,
-    whole: (d0, d1) => cachedDays(db, 'rollup_sig_day', 5, 2, sigIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
+    whole: (d0, d1) => cachedDays(db, SIGNATURE_JOB_DAYS.name, 5, 2, sigIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids), SIGNATURE_JOB_DAYS),
     part: (a, b) =>
       selectRowsIn(
         db,

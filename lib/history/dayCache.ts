@@ -3,6 +3,7 @@
 // Ingest writes today all day long, and every write moves the data version; the days before today
 // stay as they were, so an answer after a pass reads today's rows again, not the fortnight's.
 import type { Database } from '../store/db';
+import { readPacks, type PackedRollup } from '../store/dayPacks';
 import { dayVersions } from '../store/rollups';
 
 /**
@@ -40,10 +41,11 @@ const caches = new Map<string, Map<string, Entry>>();
 
 /**
  * The rows of `ids` over the days [d0, d1), flattened in chunks of `width` numbers a row: from memory
- * where that id's day is kept at its current version, the rest in one read. Versions are read before
- * the rows, so rows kept are never older than the version they are kept under.
+ * where that id's day is kept at its current version, the rest from the days' packs where they stand
+ * (`packed`, lib/store/dayPacks.ts), else in one read. Versions are read before the rows, so rows kept
+ * are never older than the version they are kept under.
  */
-export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays): Promise<Int32Array[]> {
+export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays, packed?: PackedRollup): Promise<Int32Array[]> {
   const out: Int32Array[] = [];
   if (!ids.length || d1 <= d0) return out;
   const versions = await currentDayVersions(db);
@@ -73,18 +75,30 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
     }
   }
   if (!missing.size) return out;
-  const byCell = new Map<string, number[]>();
-  for (const row of await read([...missing], m0, m1)) {
-    const k = `${Number(row[0])}|${Number(row[dayColumn])}`;
-    let flat = byCell.get(k);
-    if (!flat) byCell.set(k, (flat = []));
-    for (let i = 0; i < width; i++) flat.push(Number(row[i]));
+  const fromPacks = packed ? await readPacks(db, packed, [...missing], m0, m1, versions) : undefined;
+  const byCell = new Map<string, ArrayLike<number>>(fromPacks?.cells);
+  // the days no pack stands for, from the rollup: each run of consecutive ones in one read
+  for (let a = m0; a < m1; ) {
+    if (fromPacks?.days.has(a)) {
+      a++;
+      continue;
+    }
+    let b = a + 1;
+    while (b < m1 && !fromPacks?.days.has(b)) b++;
+    for (const row of await read([...missing], a, b)) {
+      const k = `${Number(row[0])}|${Number(row[dayColumn])}`;
+      let flat = byCell.get(k) as number[] | undefined;
+      if (!flat) byCell.set(k, (flat = []));
+      for (let i = 0; i < width; i++) flat.push(Number(row[i]));
+    }
+    a = b;
   }
   for (const id of missing) {
     for (let d = m0; d < m1; d++) {
       const k = `${id}|${d}`;
       if (hits.has(k)) continue; // emitted from memory above
-      const cells = Int32Array.from(byCell.get(k) ?? []);
+      const got = byCell.get(k);
+      const cells = got instanceof Int32Array ? got : Int32Array.from(got ?? []);
       const old = cache.get(k);
       if (old) kept -= old.cells.length;
       if (kept + cells.length > MAX_NUMBERS) {

@@ -5,6 +5,7 @@ import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { BROKEN_RUN } from '../store/rollups';
 import { cachedDays } from './dayCache';
+import { TEST_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
 import type { TestSetMembers } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
@@ -71,7 +72,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
   return new JobCells(await dayRollupChunks(db, from, to, {
     keyLength: 2,
     width: 7,
-    whole: (d0, d1) => cachedDays(db, 'rollup_test_day', 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids)),
+    whole: (d0, d1) => cachedDays(db, TEST_JOB_DAYS.name, 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids), TEST_JOB_DAYS),
     part: (a, b) =>
       selectRowsIn(
         db,

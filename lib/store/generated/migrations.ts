@@ -50,6 +50,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261202070000_standing_answers",
       "sql": "-- The answers for now a buildcop opens first (the hot list and its causes on each window tab),\n-- computed by the ingester after each pass and served while the data they were computed on stands\n-- (lib/answers/standing.ts): at OpenShift's scale one takes seconds to compute, a stored one\n-- milliseconds to read.\nCREATE TABLE \"standing_answer\" (\n    \"view\" TEXT NOT NULL PRIMARY KEY,\n    \"state\" TEXT NOT NULL,\n    \"at\" BIGINT NOT NULL,\n    \"took_ms\" INTEGER NOT NULL,\n    \"body\" TEXT NOT NULL\n);\n"
+    },
+    {
+      "name": "20261204050000_day_packs",
+      "sql": "-- Day packs: a whole past UTC day of a per-day rollup for one id (a test, a signature), all its rows\n-- of that day in one blob (lib/store/dayPacks.ts). At 24,000 runs a day the 100 tests of a hot list\n-- have about 470,000 rows of rollup_test_day in 14 days; their packs are 1,400 rows.\n-- A rowid table (not WITHOUT ROWID): its rows are kilobytes each.\nCREATE TABLE \"day_pack\" (\n    \"rollup\" TEXT NOT NULL,\n    \"id\" INTEGER NOT NULL,\n    \"day\" INTEGER NOT NULL,\n    \"cells\" BLOB NOT NULL,\n\n    PRIMARY KEY (\"rollup\", \"id\", \"day\")\n);\n"
     }
   ],
   "postgres": [
@@ -100,6 +104,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261202070005_standing_answers",
       "sql": "-- The answers for now a buildcop opens first (the hot list and its causes on each window tab),\n-- computed by the ingester after each pass and served while the data they were computed on stands\n-- (lib/answers/standing.ts): at OpenShift's scale one takes seconds to compute, a stored one\n-- milliseconds to read.\nCREATE TABLE \"standing_answer\" (\n    \"view\" TEXT NOT NULL,\n    \"state\" TEXT NOT NULL,\n    \"at\" BIGINT NOT NULL,\n    \"took_ms\" INTEGER NOT NULL,\n    \"body\" TEXT NOT NULL,\n\n    CONSTRAINT \"standing_answer_pkey\" PRIMARY KEY (\"view\")\n);\n"
+    },
+    {
+      "name": "20261204050005_day_packs",
+      "sql": "-- Day packs: a whole past UTC day of a per-day rollup for one id (a test, a signature), all its rows\n-- of that day in one blob (lib/store/dayPacks.ts). At 24,000 runs a day the 100 tests of a hot list\n-- have about 470,000 rows of rollup_test_day in 14 days; their packs are 1,400 rows.\nCREATE TABLE \"day_pack\" (\n    \"rollup\" TEXT NOT NULL,\n    \"id\" INTEGER NOT NULL,\n    \"day\" INTEGER NOT NULL,\n    \"cells\" BYTEA NOT NULL,\n\n    CONSTRAINT \"day_pack_pkey\" PRIMARY KEY (\"rollup\",\"id\",\"day\")\n);\n"
     }
   ]
 };

@@ -1,0 +1,181 @@
+// Day packs: a whole past UTC day of a per-day rollup kept a second time, one row per id (a test, a
+// signature) holding all of that id's rows of the day as packed 32-bit integers. A verdict reads each
+// test's rows per job for 14 days: at 24,000 runs a day a hot list's 100 tests have about 470,000
+// rows of rollup_test_day there, most of a computed answer's time and garbage; their packs are 1,400
+// rows. The rollups stay the truth and are written as before: the ingester packs a day once it is
+// over (packDays, after a pass), recording the day's version (lib/store/rollups.ts) it packed, and
+// readers take a pack only while that version is the day's own, so a late run or a pruned one
+// only sends readers back to the rollup until the day is packed again.
+import os from 'node:os';
+import { insertMany } from './bulk';
+import type { Database } from './db';
+import { DAY, dayVersions } from './rollups';
+import type { Sql } from './sql';
+
+/** A per-day rollup read per id: its row as answers read it, the id first and the day third. */
+export interface PackedRollup {
+  /** the name readers and the day cache know it by */
+  name: string;
+  table: string;
+  columns: string[];
+  /** a column indexed after the day, that packing reads a day in slices of */
+  slice: string;
+}
+
+/** Per test, job and day: what verdicts and test windows read (lib/history/rollupWindow.ts). */
+export const TEST_JOB_DAYS: PackedRollup = { name: 'rollup_test_day', table: 'rollup_test_day', columns: ['test_id', 'job_id', 'day', 'failed', 'flaked', 'failed_broken', 'flaked_broken'], slice: 'job_id' };
+/** Per signature, job and day: what causes read (lib/history/causeWindow.ts). */
+export const SIGNATURE_JOB_DAYS: PackedRollup = { name: 'rollup_sig_day', table: 'rollup_sig_day', columns: ['signature_id', 'job_id', 'day', 'runs', 'flaked_runs'], slice: 'signature_id' };
+export const PACKED_ROLLUPS: readonly PackedRollup[] = [TEST_JOB_DAYS, SIGNATURE_JOB_DAYS];
+
+const ID = 0;
+const DAY_COLUMN = 2;
+/** A day is packed once it has been over this long: most runs that started in it have been ingested by then. */
+export const PACK_AFTER_S = 6 * 3600;
+/** What packing may take after a pass, newest days first; the rest waits for the next pass. */
+export const PACK_BUDGET_MS = 20_000;
+
+const VERSION_KEY = 'day_pack:';
+const versionKey = (r: PackedRollup, day: number) => `${VERSION_KEY}${r.name}:${day}`;
+
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+/** A pack's bytes: the values of an id's rows of a day without the id and the day (those are the pack's key), little-endian. */
+export function encodeValues(values: number[]): Buffer {
+  const out = Int32Array.from(values);
+  const buf = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  if (!LITTLE_ENDIAN) buf.swap32();
+  return buf;
+}
+
+/** A pack back as the rollup's rows flattened, `width` numbers each, with its id and day put back. */
+export function decodeCells(buf: Uint8Array, width: number, id: number, day: number): Int32Array {
+  const packed = width - 2;
+  const n = Math.floor(buf.byteLength / 4 / packed);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const out = new Int32Array(n * width);
+  for (let r = 0, i = 0, o = 0; r < n; r++) {
+    for (let j = 0; j < width; j++, o++) {
+      if (j === ID) out[o] = id;
+      else if (j === DAY_COLUMN) out[o] = day;
+      else {
+        out[o] = view.getInt32(i, true);
+        i += 4;
+      }
+    }
+  }
+  return out;
+}
+
+/** Each rollup's packed days and the day version each was packed at: "name:day" -> version. */
+async function packedVersions(sql: Sql): Promise<Map<string, string>> {
+  const rows = await sql.rows(`SELECT key, value FROM kv WHERE key >= '${VERSION_KEY}' AND key < 'day_pack;'`);
+  return new Map(rows.map(([k, v]) => [String(k).slice(VERSION_KEY.length), String(v)]));
+}
+
+/**
+ * The packed rows of `ids` over the days [d0, d1) whose pack stands at the day `versions` given (read
+ * before this, so a pack is never older than the version it is taken for): `days`, the days the packs
+ * answer for (an id with no pack there has no rows that day); `cells`, "id|day" -> rows, flattened.
+ */
+export async function readPacks(sql: Sql, r: PackedRollup, ids: number[], d0: number, d1: number, versions: Map<number, string>): Promise<{ days: Set<number>; cells: Map<string, Int32Array> }> {
+  const days = new Set<number>();
+  const cells = new Map<string, Int32Array>();
+  if (!ids.length || d1 <= d0) return { days, cells };
+  const packed = await packedVersions(sql);
+  for (let d = d0; d < d1; d++) {
+    const v = versions.get(d);
+    if (v !== undefined && packed.get(`${r.name}:${d}`) === v) days.add(d);
+  }
+  if (!days.size) return { days, cells };
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const d of days) [lo, hi] = [Math.min(lo, d), Math.max(hi, d)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await sql.rows(`SELECT id, day, cells FROM day_pack WHERE rollup = ? AND id IN (${chunk.map(() => '?').join(', ')}) AND day >= ? AND day <= ?`, [r.name, ...chunk, lo, hi]);
+    for (const [id, day, blob] of rows) {
+      if (!days.has(Number(day))) continue;
+      cells.set(`${Number(id)}|${Number(day)}`, decodeCells(blob as Uint8Array, r.columns.length, Number(id), Number(day)));
+    }
+  }
+  return { days, cells };
+}
+
+export interface PackSummary {
+  /** days packed (per rollup) */
+  packed: number;
+  /** days over and packed at their current version, before this call */
+  standing: number;
+  /** days over that wait for a later call (the budget ran out) */
+  waiting: number;
+  ms: number;
+  errors: string[];
+}
+
+/**
+ * Packs the days over by PACK_AFTER_S at `now` (Unix seconds) whose pack is missing or older than the
+ * day, newest first, until `budgetMs` is spent. The ingester calls this after each pass; an error is
+ * reported, never thrown (the pass stands, readers use the rollups).
+ */
+export async function packDays(db: Database, opts: { now?: number; budgetMs?: number } = {}): Promise<PackSummary> {
+  const t0 = Date.now();
+  const now = opts.now ?? Math.floor(Date.now() / 1000);
+  const budget = opts.budgetMs ?? PACK_BUDGET_MS;
+  const summary: PackSummary = { packed: 0, standing: 0, waiting: 0, ms: 0, errors: [] };
+  try {
+    const versions = await dayVersions(db);
+    const packed = await packedVersions(db);
+    const lastOver = Math.floor((now - PACK_AFTER_S) / DAY) - 1;
+    const days = [...versions.keys()].filter((d) => d <= lastOver).sort((a, b) => b - a);
+    for (const day of days) {
+      for (const r of PACKED_ROLLUPS) {
+        if (packed.get(`${r.name}:${day}`) === versions.get(day)) summary.standing++;
+        else if (Date.now() - t0 >= budget) summary.waiting++;
+        else if (await packDay(db, r, day, versions.get(day)!)) summary.packed++;
+        else summary.waiting++;
+      }
+    }
+  } catch (e) {
+    summary.errors.push((e as Error).message);
+  }
+  summary.ms = Date.now() - t0;
+  return summary;
+}
+
+/** Rows read at a time while packing a day (a day of rollup_test_day is 800,000 rows at 24,000 runs a day). */
+const PACK_SLICE_ROWS = 100_000;
+
+/**
+ * Packs one day of one rollup as it stands at `version`; false when the day changed meanwhile (packed
+ * at a later call). The day is read in slices of its `slice` column (indexed after the day), so an
+ * ingester holds its values, never all of its rows at once.
+ */
+async function packDay(db: Database, r: PackedRollup, day: number, version: string): Promise<boolean> {
+  const [lo, hi, count] = (await db.rows(`SELECT MIN(${r.slice}), MAX(${r.slice}), COUNT(*) FROM ${r.table} WHERE day = ?`, [day]))[0].map(Number);
+  const values = new Map<number, number[]>();
+  const step = Math.max(1, Math.ceil(((hi - lo + 1) * PACK_SLICE_ROWS) / Math.max(1, count)));
+  for (let a = lo; count > 0 && a <= hi; a += step) {
+    const rows = await db.rows(`SELECT ${r.columns.join(', ')} FROM ${r.table} WHERE day = ? AND ${r.slice} >= ? AND ${r.slice} < ? ORDER BY ${r.slice}, ${r.columns[ID]}, ${r.columns[1]}`, [day, a, a + step]);
+    for (const row of rows) {
+      const id = Number(row[ID]);
+      let v = values.get(id);
+      if (!v) values.set(id, (v = []));
+      for (let j = 0; j < row.length; j++) if (j !== ID && j !== DAY_COLUMN) v.push(Number(row[j]));
+    }
+  }
+  const packs = [...values].sort((x, y) => x[0] - y[0]).map(([id, v]) => [r.name, id, day, encodeValues(v)]);
+  return db.tx(async (sql) => {
+    // the rows read are of this version only if the day did not change since it was read
+    if ((await dayVersions(sql)).get(day) !== version) return false;
+    await sql.run('DELETE FROM day_pack WHERE rollup = ? AND day = ?', [r.name, day]);
+    await insertMany(sql, 'day_pack', ['rollup', 'id', 'day', 'cells'], packs);
+    await sql.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [versionKey(r, day), version]);
+    return true;
+  });
+}
+
+export function formatPackSummary(s: PackSummary): string {
+  const errors = s.errors.length ? `; not all: ${s.errors.join('; ')}` : '';
+  return `day packs: ${s.packed} packed, ${s.standing} standing, ${s.waiting} waiting, in ${(s.ms / 1000).toFixed(1)} s${errors}`;
+}

@@ -1,0 +1,102 @@
+// Day packs (lib/store/dayPacks.ts): each pack holds exactly its day's rollup rows; the answers read
+// from packs equal the answers read from the rollups; a day written after it was packed is read from
+// the rollup until it is packed again; packing waits for a day to be over and stops at its budget.
+// On SQLite and PostgreSQL, on the ingested sample world.
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { ingestPass } from '../../lib/ingest/pass';
+import type { ReplayServer } from '../../lib/replay/server';
+import type { Database } from '../../lib/store/db';
+import { decodeCells, packDays, PACK_AFTER_S, PACKED_ROLLUPS, readPacks } from '../../lib/store/dayPacks';
+import { DAY, dayVersions } from '../../lib/store/rollups';
+import { pruneRunsBefore } from '../../lib/store/retention';
+import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
+import { configFor, replay, sampleWorld, TEST_WORLD_END } from '../helpers/world';
+
+const END = Math.floor(TEST_WORLD_END.getTime() / 1000);
+const ATS = [END, END - 3 * DAY - 5 * 3600];
+
+/**
+ * The hot lists, causes and top tests' pages at ATS, computed by a fresh copy of the code (no day,
+ * verdict or answer kept in memory from an earlier call), as JSON.
+ */
+async function answers(url: string): Promise<string> {
+  vi.resetModules();
+  const store = await import('../../lib/store/db');
+  const { hotlist } = await import('../../lib/answers/hotlist');
+  const { causes, parseCausesQuery } = await import('../../lib/answers/causes');
+  const { testDetail } = await import('../../lib/answers/testDetail');
+  // the connection the test opened (one per URL per process), under code that has kept nothing
+  const db = await store.openDatabase(url);
+  const out: unknown[] = [];
+  for (const at of ATS) {
+    const list = await hotlist(db, { window: '14d', at, limit: 10_000 });
+    out.push(list, await causes(db, parseCausesQuery({ window: '14d', limit: '50' }, at * 1000)));
+    for (const item of list.items.slice(0, 4)) out.push(await testDetail(db, item.id, { window: '14d', at }));
+  }
+  return JSON.stringify(out);
+}
+
+describeEachDatabase('day packs', (kind) => {
+  let server: ReplayServer;
+  let target: TestDatabase;
+  let db: Database;
+  let unpacked: string;
+  beforeAll(async () => {
+    const world = await sampleWorld();
+    server = await replay(world.dir);
+    target = await freshDatabase(kind);
+    db = await open(target);
+    await ingestPass({ config: configFor(world.dir, server.url), db });
+    unpacked = await answers(target.url);
+  }, 300_000);
+  afterAll(async () => {
+    await server?.close();
+    if (db) await closeDatabase(db);
+    await target?.drop();
+  });
+
+  it('packs only the days over, newest first within its budget, each exactly as its rollup holds it', async () => {
+    const days = [...(await dayVersions(db)).keys()];
+    const over = (now: number) => days.filter((d) => (d + 1) * DAY + PACK_AFTER_S <= now).length * PACKED_ROLLUPS.length;
+    expect(await packDays(db, { now: END, budgetMs: 0 })).toMatchObject({ packed: 0, standing: 0, waiting: over(END), errors: [] });
+    // the day before END is not over by PACK_AFTER_S yet at END
+    const first = await packDays(db, { now: END });
+    expect(first).toMatchObject({ packed: over(END), waiting: 0, errors: [] });
+    expect(over(END)).toBeLessThan(days.length * PACKED_ROLLUPS.length);
+    const later = END + 2 * DAY;
+    expect(await packDays(db, { now: later })).toMatchObject({ packed: over(later) - over(END), standing: over(END), errors: [] });
+    expect(await packDays(db, { now: later })).toMatchObject({ packed: 0, standing: over(later) });
+
+    for (const r of PACKED_ROLLUPS) {
+      const rows = await db.rows(`SELECT ${r.columns.join(', ')} FROM ${r.table}`);
+      const want = rows.map((row) => row.map(Number).join('|')).sort();
+      const packs = await db.rows('SELECT id, day, cells FROM day_pack WHERE rollup = ?', [r.name]);
+      const got: string[] = [];
+      for (const [id, day, cells] of packs) {
+        const flat = decodeCells(cells as Uint8Array, r.columns.length, Number(id), Number(day));
+        for (let i = 0; i < flat.length; i += r.columns.length) got.push([...flat.subarray(i, i + r.columns.length)].join('|'));
+      }
+      expect(got.sort(), r.name).toEqual(want);
+    }
+  });
+
+  it('gives the same answers read from the packs as from the rollups', async () => {
+    const ids = (await db.rows('SELECT DISTINCT test_id FROM rollup_test_day')).map(([id]) => Number(id));
+    const read = await readPacks(db, PACKED_ROLLUPS[0], ids, Math.floor(END / DAY) - 14, Math.floor(END / DAY), await dayVersions(db));
+    expect(read.days.size).toBe(14); // every day of the lookback is read from packs
+    expect(await answers(target.url)).toBe(unpacked);
+  }, 120_000);
+
+  it('reads a day written after it was packed from its rollup until it is packed again', async () => {
+    // retention takes the first hours of a packed day away: that day changes, its packs no longer stand
+    const cut = Math.floor((END - 10 * DAY) / DAY) * DAY + 7 * 3600;
+    expect((await pruneRunsBefore(db, cut)).runs).toBeGreaterThan(0);
+    const pruned = await answers(target.url);
+    expect(pruned).not.toBe(unpacked);
+    await db.run("DELETE FROM kv WHERE key >= 'day_pack:' AND key < 'day_pack;'");
+    expect(await answers(target.url)).toBe(pruned); // the same with no pack at all
+    const repacked = await packDays(db, { now: END + 2 * DAY });
+    expect(repacked.packed).toBeGreaterThan(0);
+    expect(await answers(target.url)).toBe(pruned);
+  }, 180_000);
+});
