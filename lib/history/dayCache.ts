@@ -75,24 +75,7 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
     }
   }
   if (!missing.size) return out;
-  const fromPacks = packed ? await readPacks(db, packed, [...missing], m0, m1, versions) : undefined;
-  const byCell = new Map<string, ArrayLike<number>>(fromPacks?.cells);
-  // the days no pack stands for, from the rollup: each run of consecutive ones in one read
-  for (let a = m0; a < m1; ) {
-    if (fromPacks?.days.has(a)) {
-      a++;
-      continue;
-    }
-    let b = a + 1;
-    while (b < m1 && !fromPacks?.days.has(b)) b++;
-    for (const row of await read([...missing], a, b)) {
-      const k = `${Number(row[0])}|${Number(row[dayColumn])}`;
-      let flat = byCell.get(k) as number[] | undefined;
-      if (!flat) byCell.set(k, (flat = []));
-      for (let i = 0; i < width; i++) flat.push(Number(row[i]));
-    }
-    a = b;
-  }
+  const byCell = await readWholeDays(db, width, dayColumn, [...missing], m0, m1, versions, read, packed);
   for (const id of missing) {
     for (let d = m0; d < m1; d++) {
       const k = `${id}|${d}`;
@@ -111,6 +94,32 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
     }
   }
   return out;
+}
+
+/**
+ * The rows of `ids` over the days [d0, d1) as the day `versions` given have them, "id|day" -> rows
+ * flattened (an id and day with no rows is absent): from the days' packs where they stand (`packed`),
+ * the other days from the rollup, each run of consecutive ones in one `read`.
+ */
+export async function readWholeDays(db: Database, width: number, dayColumn: number, ids: number[], d0: number, d1: number, versions: Map<number, string>, read: WholeDays, packed?: PackedRollup): Promise<Map<string, ArrayLike<number>>> {
+  const fromPacks = packed ? await readPacks(db, packed, ids, d0, d1, versions) : undefined;
+  const byCell = new Map<string, ArrayLike<number>>(fromPacks?.cells);
+  for (let a = d0; a < d1; ) {
+    if (fromPacks?.days.has(a)) {
+      a++;
+      continue;
+    }
+    let b = a + 1;
+    while (b < d1 && !fromPacks?.days.has(b)) b++;
+    for (const row of await read(ids, a, b)) {
+      const k = `${Number(row[0])}|${Number(row[dayColumn])}`;
+      let flat = byCell.get(k) as number[] | undefined;
+      if (!flat) byCell.set(k, (flat = []));
+      for (let i = 0; i < width; i++) flat.push(Number(row[i]));
+    }
+    a = b;
+  }
+  return byCell;
 }
 
 /** Whole days of other things (a day's runs), kept the same way: at most this many days each. */

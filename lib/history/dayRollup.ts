@@ -61,21 +61,34 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
 /** One day's rollup rows less the raw rows of the given parts of it, flattened; rows left at zero are dropped. */
 async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<number[]> {
   const { keyLength: k, width: w } = r;
-  const cells = new Map<string, number[]>();
+  const keyOf = (row: ArrayLike<unknown>, i = 0): string => {
+    let key = String(Number(row[i]));
+    for (let j = 1; j < k; j++) key += `|${Number(row[i + j])}`;
+    return key;
+  };
+  // the day's rows copied flat (kept cells are shared and never changed), each key at its row's offset
+  const cells: number[] = [];
+  const at = new Map<string, number>();
   for (const chunk of await r.whole(day, day + 1)) {
     for (let i = 0; i < chunk.length; i += w) {
-      const row = Array.from({ length: w }, (_, j) => chunk[i + j]);
-      cells.set(row.slice(0, k).join('|'), row);
+      at.set(keyOf(chunk, i), cells.length);
+      for (let j = 0; j < w; j++) cells.push(chunk[i + j]);
     }
   }
   for (const [a, b] of parts) {
     if (b <= a) continue;
     for (const row of await r.part(a, b)) {
-      const c = cells.get(row.slice(0, k).map(Number).join('|'));
-      if (c) for (let i = k + 1; i < w; i++) c[i] -= Number(row[i]);
+      const o = at.get(keyOf(row));
+      if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= Number(row[j]);
     }
   }
-  return [...cells.values()].filter((c) => c.slice(k + 1).some((v) => v !== 0)).flat();
+  const out: number[] = [];
+  for (let o = 0; o < cells.length; o += w) {
+    let counts = false;
+    for (let j = k + 1; j < w && !counts; j++) counts = cells[o + j] !== 0;
+    if (counts) for (let j = 0; j < w; j++) out.push(cells[o + j]);
+  }
+  return out;
 }
 
 /** Calls fn for each row: the chunk's cells, the row's offset, and its bucket's start (Unix seconds). */

@@ -4,8 +4,8 @@
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
 import { BROKEN_RUN } from '../store/rollups';
-import { cachedDays } from './dayCache';
-import { TEST_JOB_DAYS } from '../store/dayPacks';
+import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from './dayCache';
+import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
 import type { TestSetMembers } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
@@ -26,28 +26,59 @@ function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void 
 }
 
 /**
- * Failed and flaked runs per test (every test, or `only` those) over [from, to), of every job or only of `jobs`. Without a job
- * filter, partial days come from the hourly rollup; with one, from the runs (a filtered view reads more).
+ * Failed and flaked runs per test (every test, or `only` those) over [from, to), of every job or only
+ * of `jobs`. Without a job filter from the all-jobs rollups, partial days from the hourly one; with
+ * one, per job and day (jobTestTotals).
  */
 export async function testTotals(db: Database, from: number, to: number, jobs: Set<number> | null, only?: number[]): Promise<Map<number, Counts>> {
+  if (jobs) return jobTestTotals(db, from, to, jobs, only);
   const out = new Map<number, Counts>();
   const s = spansOf(from, to);
   const wanted = only && new Set(only);
   const add = (rows: unknown[][]) => {
     for (const [t, f, fl] of rows) if (!wanted || wanted.has(Number(t))) bump(out, Number(t), Number(f), Number(fl));
   };
-  const jobWhere = jobs ? ` AND job_id IN (${idList(jobs)})` : '';
-  if (jobs && !jobs.size) return out;
-  if (s.days) {
-    add(jobs
-      ? await db.rows(`SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ?${jobWhere} GROUP BY test_id`, s.days)
-      : await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ? AND day < ? GROUP BY test_id', s.days));
+  if (s.days) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ? AND day < ? GROUP BY test_id', s.days));
+  for (const [a, b] of s.hours) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ? AND hour < ? GROUP BY test_id', [a, b]));
+  for (const [a, b] of s.raw) {
+    add(await db.rows('SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? GROUP BY test_id', [a, b]));
   }
-  const raw = jobs ? [...s.hours.map(([a, b]) => [a * HOUR, b * HOUR] as [number, number]), ...s.raw] : s.raw;
-  if (!jobs) for (const [a, b] of s.hours) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ? AND hour < ? GROUP BY test_id', [a, b]));
-  for (const [a, b] of raw) {
-    add(await db.rows(`SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ?${jobWhere} GROUP BY test_id`, [a, b]));
-  }
+  return out;
+}
+
+/**
+ * testTotals of some jobs (a filtered hot list: a release, a platform, a job pattern), per test and
+ * day summed over the jobs: whole days from the jobs' day packs (each job's tests of a day in one row)
+ * or else from rollup_test_day, partial days as dayRollup.ts reads them (for now, today's rows).
+ */
+async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<number>, only?: number[]): Promise<Map<number, Counts>> {
+  const out = new Map<number, Counts>();
+  if (!jobs.size) return out;
+  const jobWhere = `job_id IN (${idList(jobs)})`;
+  const chunks = await dayRollupChunks(db, from, to, {
+    keyLength: 1,
+    width: 4,
+    whole: async (d0, d1) => {
+      // the days no pack stands for come summed over the jobs already ([0, test, day, failed, flaked])
+      const read: WholeDays = (_, a, b) => db.rows(`SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ? AND ${jobWhere} GROUP BY test_id, day`, [a, b]);
+      const perJob = await readWholeDays(db, 5, 2, [...jobs], d0, d1, await currentDayVersions(db), read, TEST_DAYS_BY_JOB);
+      const sums = new Map<string, number[]>();
+      for (const c of perJob.values()) {
+        for (let i = 0; i < c.length; i += 5) {
+          const k = `${c[i + 1]}|${c[i + 2]}`;
+          const sum = sums.get(k);
+          if (sum) [sum[2], sum[3]] = [sum[2] + c[i + 3], sum[3] + c[i + 4]];
+          else sums.set(k, [c[i + 1], c[i + 2], c[i + 3], c[i + 4]]);
+        }
+      }
+      return [[...sums.values()].flat()];
+    },
+    part: (a, b) => db.rows(`SELECT test_id, started / ${DAY}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? AND ${jobWhere} GROUP BY test_id, started / ${DAY}`, [a, b]),
+  });
+  const wanted = only && new Set(only);
+  forEachRow(chunks, 4, 1, (c, i) => {
+    if (!wanted || wanted.has(c[i])) bump(out, c[i], c[i + 2], c[i + 3]);
+  });
   return out;
 }
 

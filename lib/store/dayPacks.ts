@@ -24,9 +24,11 @@ export interface PackedRollup {
 
 /** Per test, job and day: what verdicts and test windows read (lib/history/rollupWindow.ts). */
 export const TEST_JOB_DAYS: PackedRollup = { name: 'rollup_test_day', table: 'rollup_test_day', columns: ['test_id', 'job_id', 'day', 'failed', 'flaked', 'failed_broken', 'flaked_broken'], slice: 'job_id' };
+/** The same per job, test and day: what a hot list of some jobs ranks on (lib/history/rollupWindow.ts). */
+export const TEST_DAYS_BY_JOB: PackedRollup = { name: 'rollup_test_day by job', table: 'rollup_test_day', columns: ['job_id', 'test_id', 'day', 'failed', 'flaked'], slice: 'job_id' };
 /** Per signature, job and day: what causes read (lib/history/causeWindow.ts). */
 export const SIGNATURE_JOB_DAYS: PackedRollup = { name: 'rollup_sig_day', table: 'rollup_sig_day', columns: ['signature_id', 'job_id', 'day', 'runs', 'flaked_runs'], slice: 'signature_id' };
-export const PACKED_ROLLUPS: readonly PackedRollup[] = [TEST_JOB_DAYS, SIGNATURE_JOB_DAYS];
+export const PACKED_ROLLUPS: readonly PackedRollup[] = [TEST_JOB_DAYS, TEST_DAYS_BY_JOB, SIGNATURE_JOB_DAYS];
 
 const ID = 0;
 const DAY_COLUMN = 2;

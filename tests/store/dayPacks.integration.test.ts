@@ -1,8 +1,11 @@
 // Day packs (lib/store/dayPacks.ts): each pack holds exactly its day's rollup rows; the answers read
-// from packs equal the answers read from the rollups; a day written after it was packed is read from
+// from packs (hot lists of all jobs and of one release, causes, test pages) equal the answers read
+// from the rollups; a day written after it was packed is read from
 // the rollup until it is packed again; packing waits for a day to be over and stops at its budget.
 // On SQLite and PostgreSQL, on the ingested sample world.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { loadJobs } from '../../lib/history/jobs';
+import { testTotals } from '../../lib/history/rollupWindow';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';
@@ -27,13 +30,31 @@ async function answers(url: string): Promise<string> {
   const { testDetail } = await import('../../lib/answers/testDetail');
   // the connection the test opened (one per URL per process), under code that has kept nothing
   const db = await store.openDatabase(url);
+  const jobs = await import('../../lib/history/jobs');
+  const releases = [...new Set((await jobs.loadJobs(db)).map((j) => j.release).filter((r) => r))].sort();
+  expect(releases.length).toBeGreaterThan(1);
   const out: unknown[] = [];
   for (const at of ATS) {
     const list = await hotlist(db, { window: '14d', at, limit: 10_000 });
     out.push(list, await causes(db, parseCausesQuery({ window: '14d', limit: '50' }, at * 1000)));
+    // a hot list of one release's jobs ranks on those jobs' rows alone
+    for (const release of releases.slice(0, 2)) out.push(await hotlist(db, { window: '7d', at, limit: 10_000, release }));
     for (const item of list.items.slice(0, 4)) out.push(await testDetail(db, item.id, { window: '14d', at }));
   }
   return JSON.stringify(out);
+}
+
+/** A release's failed and flaked runs per test, as the filtered ranking reads them and as the outcomes hold them. */
+async function expectJobTotalsExact(db: Database): Promise<void> {
+  const jobs = await loadJobs(db);
+  const release = jobs.find((j) => j.release)!.release;
+  const ids = new Set(jobs.filter((j) => j.release === release).map((j) => j.id));
+  for (const [from, to] of [[END - 7 * DAY, END], [END - 9 * DAY - 7 * 3600 - 125, END - 2 * DAY + 3 * 3600 + 17]]) {
+    const got = new Map([...(await testTotals(db, from, to, ids))].filter(([, c]) => c.failed + c.flaked > 0));
+    const rows = await db.rows(`SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? AND job_id IN (${[...ids].join(', ')}) GROUP BY test_id`, [from, to]);
+    expect(got.size).toBeGreaterThan(10);
+    expect(got).toEqual(new Map(rows.map(([t, f, fl]) => [Number(t), { failed: Number(f), flaked: Number(fl) }])));
+  }
 }
 
 describeEachDatabase('day packs', (kind) => {
@@ -48,6 +69,7 @@ describeEachDatabase('day packs', (kind) => {
     db = await open(target);
     await ingestPass({ config: configFor(world.dir, server.url), db });
     unpacked = await answers(target.url);
+    await expectJobTotalsExact(db);
   }, 300_000);
   afterAll(async () => {
     await server?.close();
@@ -85,6 +107,7 @@ describeEachDatabase('day packs', (kind) => {
     const read = await readPacks(db, PACKED_ROLLUPS[0], ids, Math.floor(END / DAY) - 14, Math.floor(END / DAY), await dayVersions(db));
     expect(read.days.size).toBe(14); // every day of the lookback is read from packs
     expect(await answers(target.url)).toBe(unpacked);
+    await expectJobTotalsExact(db);
   }, 120_000);
 
   it('reads a day written after it was packed from its rollup until it is packed again', async () => {
