@@ -9,7 +9,7 @@ import { forEachQuery, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
-import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { BROKEN_SQL, outcomesIn, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { LATEST_RUNS, outcomesOnJob } from './recentRuns';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
@@ -109,8 +109,8 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   await forEachQuery(db, tests, async ([id]) => {
     const mine = failures.get(id)!;
     // of the runs under the same conditions, those where this test did not pass (it failed or flaked)
-    const candidates = [...new Set(mine.flatMap((f) => runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id)).map((r) => r.id))];
-    const notPassed = new Set((await selectRowsIn(db, (p) => `SELECT run_id FROM test_outcome WHERE test_id = ${id} AND run_id IN (${p})`, candidates)).map(([r]) => Number(r)));
+    const candidates = [...new Map(mine.flatMap((f) => runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id)).map((r) => [r.id, r])).values()];
+    const notPassed = new Set((await outcomesIn(db, id, candidates)).map(([r]) => Number(r)));
     const pairs: SameConditionPair[] = [];
     for (const f of mine) {
       const group = groupOf(f);

@@ -7,8 +7,8 @@
 // list's 100 tests at four times the failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
-import { forEachQuery, selectRowsIn } from '../store/bulk';
-import { RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
+import { forEachQuery } from '../store/bulk';
+import { outcomesIn, RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
 
@@ -115,11 +115,7 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     };
     if (plan.from < lb.at) keep(await db.rows('SELECT run_id, outcome FROM test_outcome WHERE test_id = ? AND started >= ? AND started < ?', [testId, plan.from, lb.at]));
     const probed = runs.filter((r) => r.started < plan.from);
-    if (probed.length) {
-      // the start bounds let PostgreSQL read only those days' partitions
-      const lo = plan.probed[plan.probed.length - 1];
-      keep(await selectRowsIn(db, (p) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${testId} AND started >= ${lo} AND started < ${plan.from} AND run_id IN (${p})`, probed.map((r) => r.id)));
-    }
+    if (probed.length) keep(await outcomesIn(db, testId, probed));
     recentOutcomes.set(testId, outcomes);
     latest.set(testId, new Map([...counted].map(([jobId, rs]) => [jobId, rs.map((r) => outcomes.get(r.id) ?? 0)])));
   });
