@@ -94,6 +94,9 @@ async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown]
 /** Hard failures examined per test for a same-job, same-payload/commit pass. */
 const SAME_CONDITION_EXAMINED = 20;
 
+/** Runs of a failure's group probed at first for a pass (most runs of a flaky test pass). */
+const SAME_CONDITION_PROBES = 2;
+
 /** Flaky and failing tests: their hard failures paired with a healthy run of the same job and payload (else commit) where they passed. */
 async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
   const { db, lookback: lb } = ctx;
@@ -108,14 +111,24 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   const groupOf = (f: RunRow) => (f.payload ? `${f.jobId}|payload|${f.payload}` : f.commit ? `${f.jobId}|commit|${f.commit}` : undefined);
   await forEachQuery(db, tests, async ([id]) => {
     const mine = failures.get(id)!;
-    // of the runs under the same conditions, those where this test did not pass (it failed or flaked)
-    const candidates = [...new Map(mine.flatMap((f) => runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id)).map((r) => [r.id, r])).values()];
-    const notPassed = new Set((await outcomesIn(db, id, candidates)).map(([r]) => Number(r)));
+    const ran = (f: RunRow) => (runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id));
+    // whether the test passed in each run looked at (its failures it did not); for each failure, its
+    // group's runs in start order up to the first pass: a few probes each, more where all of those failed
+    const passedIn = new Map<number, boolean>(mine.map((f) => [f.id, false]));
+    const firstPass = (f: RunRow) => ran(f).find((r) => passedIn.get(r.id));
+    for (let probes = SAME_CONDITION_PROBES; ; probes *= 2) {
+      const ask = new Map<number, RunRow>();
+      for (const f of mine) {
+        if (firstPass(f)) continue;
+        for (const r of ran(f).filter((x) => !passedIn.has(x.id)).slice(0, probes)) ask.set(r.id, r);
+      }
+      if (!ask.size) break;
+      const notPassed = new Set((await outcomesIn(db, id, [...ask.values()])).map(([r]) => Number(r)));
+      for (const r of ask.keys()) passedIn.set(r, !notPassed.has(r));
+    }
     const pairs: SameConditionPair[] = [];
     for (const f of mine) {
-      const group = groupOf(f);
-      if (!group) continue;
-      const passed = (runsLike.get(group) ?? []).find((r) => executedIn(ctx, r.testSetId, id) && !notPassed.has(r.id));
+      const passed = firstPass(f);
       if (passed) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on: f.payload ? 'payload' : 'commit', value: f.payload || f.commit, failed: f.buildId, passed: passed.buildId });
     }
     if (!pairs.length) return;
@@ -143,7 +156,13 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
     const keys = new Set(wanted.map((f) => `${f.jobId}|${on}|${on === 'payload' ? f.payload : f.commit}`));
     const jobs = [...new Set(wanted.map((f) => f.jobId))].join(', ');
     const values = [...new Set(wanted.map((f) => (on === 'payload' ? f.payload : f.commit)))];
-    const rows = await selectRowsIn(db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id IN (${jobs}) AND r.${column} IN (${p}) AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_SQL}`, values);
+    // the first SAME_CONDITION_RUNS of each job and value only (a payload is shared by many runs)
+    const rows = await selectRowsIn(
+      db,
+      (p) => `SELECT * FROM (SELECT ${RUN_ROW}, ROW_NUMBER() OVER (PARTITION BY r.job_id, r.${column} ORDER BY r.started, r.id) AS k FROM run r
+              WHERE r.job_id IN (${jobs}) AND r.${column} IN (${p}) AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_SQL}) x WHERE x.k <= ${SAME_CONDITION_RUNS}`,
+      values,
+    );
     const runs = rows.map(toRunRow).sort((a, b) => a.started - b.started || a.id - b.id);
     for (const r of runs) {
       const k = `${r.jobId}|${on}|${on === 'payload' ? r.payload : r.commit}`;

@@ -54,6 +54,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261204050000_day_packs",
       "sql": "-- Day packs: a whole past UTC day of a per-day rollup for one id (a test, a signature), all its rows\n-- of that day in one blob (lib/store/dayPacks.ts). At 24,000 runs a day the 100 tests of a hot list\n-- have about 470,000 rows of rollup_test_day in 14 days; their packs are 1,400 rows.\n-- A rowid table (not WITHOUT ROWID): its rows are kilobytes each.\nCREATE TABLE \"day_pack\" (\n    \"rollup\" TEXT NOT NULL,\n    \"id\" INTEGER NOT NULL,\n    \"day\" INTEGER NOT NULL,\n    \"cells\" BLOB NOT NULL,\n\n    PRIMARY KEY (\"rollup\", \"id\", \"day\")\n);\n"
+    },
+    {
+      "name": "20261204060000_same_condition_indexes",
+      "sql": "-- A flaky test's hard failures are paired with a pass of the same job and payload (else commit)\n-- (lib/verdicts/judge.ts). A payload is shared by thousands of runs across jobs: by job and start\n-- alone that read scanned every run of the failures' jobs in the lookback (250 ms for a hot list at\n-- 24,000 runs a day); by job and payload it reads the runs of those groups only.\nCREATE INDEX \"run_job_id_payload_started_idx\" ON \"run\"(\"job_id\", \"payload\", \"started\");\n\nCREATE INDEX \"run_job_id_commit_sha_started_idx\" ON \"run\"(\"job_id\", \"commit_sha\", \"started\");\n"
     }
   ],
   "postgres": [
@@ -108,6 +112,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261204050005_day_packs",
       "sql": "-- Day packs: a whole past UTC day of a per-day rollup for one id (a test, a signature), all its rows\n-- of that day in one blob (lib/store/dayPacks.ts). At 24,000 runs a day the 100 tests of a hot list\n-- have about 470,000 rows of rollup_test_day in 14 days; their packs are 1,400 rows.\nCREATE TABLE \"day_pack\" (\n    \"rollup\" TEXT NOT NULL,\n    \"id\" INTEGER NOT NULL,\n    \"day\" INTEGER NOT NULL,\n    \"cells\" BYTEA NOT NULL,\n\n    CONSTRAINT \"day_pack_pkey\" PRIMARY KEY (\"rollup\",\"id\",\"day\")\n);\n"
+    },
+    {
+      "name": "20261204060005_same_condition_indexes",
+      "sql": "-- A flaky test's hard failures are paired with a pass of the same job and payload (else commit)\n-- (lib/verdicts/judge.ts). A payload is shared by thousands of runs across jobs: by job and start\n-- alone that read scanned every run of the failures' jobs in the lookback (250 ms for a hot list at\n-- 24,000 runs a day); by job and payload it reads the runs of those groups only.\nCREATE INDEX \"run_job_id_payload_started_idx\" ON \"run\"(\"job_id\", \"payload\", \"started\");\n\nCREATE INDEX \"run_job_id_commit_sha_started_idx\" ON \"run\"(\"job_id\", \"commit_sha\", \"started\");\n"
     }
   ]
 };
