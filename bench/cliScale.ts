@@ -1,0 +1,74 @@
+// Benchmark of the CLI at scale: `buildcop` as a new process (nothing in memory) on a database that
+// `npm run bench:world` made, as a buildcop runs it: the hot list for now (a standing answer), a
+// test's answer, and the answers computed when asked: a hot list at another time, a hot list of one
+// release for now, causes at another time. Each `--calls` times (the computed ones each at an hour of
+// their own); prints seconds (median and max) and the peak RSS. First, as the ingester does after a
+// pass, the days over are packed and the standing answers computed (--as-is skips that).
+//   npm run bench:cli-scale -- --db URL [--calls 3] [--as-is]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
+import { loadJobs } from '../lib/history/jobs';
+import { closeDatabase, openDatabase } from '../lib/store/db';
+import { formatPackSummary, packDays } from '../lib/store/dayPacks';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const { values } = parseArgs({ options: { db: { type: 'string' }, calls: { type: 'string', default: '3' }, 'as-is': { type: 'boolean' } } });
+if (!values.db) {
+  console.error('give --db URL (a database `npm run bench:world` made)');
+  process.exit(2);
+}
+const url = values.db;
+const calls = Number(values.calls);
+
+const db = await openDatabase(url);
+const [span] = await db.rows('SELECT MAX(started) FROM run');
+const newest = Number(span[0]);
+const jobs = await loadJobs(db);
+const perRelease = new Map<string, number>();
+for (const j of jobs) if (j.release) perRelease.set(j.release, (perRelease.get(j.release) ?? 0) + 1);
+const release = [...perRelease].sort((a, b) => b[1] - a[1])[0]?.[0];
+if (!values['as-is']) {
+  console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
+  console.log(formatStandingSummary(await refreshStandingAnswers(db, undefined)));
+}
+await closeDatabase(db);
+
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** One CLI call as a new process: seconds, peak RSS (MB, where /usr/bin/time is there) and the bytes it printed. */
+function call(args: string[]): { s: number; mb?: number; bytes: number } {
+  const argv = [process.execPath, path.join(ROOT, 'bin/buildcop.mjs'), ...args, '--db', url];
+  const t0 = performance.now();
+  const r = TIME ? spawnSync(TIME, ['-f', '%M', ...argv], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 }) : spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const s = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`buildcop ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const kb = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
+  return { s, mb: Number.isFinite(kb) ? kb / 1024 : undefined, bytes: Buffer.byteLength(r.stdout) };
+}
+
+const hourIso = (k: number) => new Date((Math.floor(newest / 3600) - 5 - 7 * k) * 3600 * 1000 + 1800 * 1000).toISOString();
+const top = JSON.parse(spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'hotlist', '--limit', '1', '--json', '--db', url], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout).items[0]?.id as string;
+
+const commands: [string, (k: number) => string[]][] = [
+  ['hotlist --window 7d --limit 5 (for now)', () => ['hotlist', '--window', '7d', '--limit', '5', '--json']],
+  ['hotlist --window 14d (for now)', () => ['hotlist', '--window', '14d', '--json']],
+  ['test ID --json (the top test, for now)', () => ['test', top, '--json']],
+  ['hotlist --window 7d --at an hour of its own', (k) => ['hotlist', '--window', '7d', '--at', hourIso(k), '--json']],
+  ...(release ? [[`hotlist --window 7d --release ${release} (for now)`, () => ['hotlist', '--window', '7d', '--release', release, '--json']] as [string, (k: number) => string[]]] : []),
+  ['causes --window 7d --at an hour of its own', (k) => ['causes', '--window', '7d', '--at', hourIso(k + 1), '--json']],
+];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [name, args] of commands) {
+  const runs = Array.from({ length: calls }, (_, k) => call(args(k)));
+  const secs = runs.map((r) => r.s);
+  const mbs = runs.map((r) => r.mb).filter((m): m is number => m !== undefined);
+  console.log(
+    `${name.padEnd(48)} median ${median(secs).toFixed(2)} s, max ${secs.reduce((a, b) => Math.max(a, b)).toFixed(2)} s (${secs.map((x) => x.toFixed(2)).join(' ')})` +
+      `${mbs.length ? `, peak RSS ${mbs.reduce((a, b) => Math.max(a, b)).toFixed(0)} MB` : ''}, ${(runs[0].bytes / 1024).toFixed(0)} KB printed`,
+  );
+}
+console.log(`(${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
