@@ -132,6 +132,10 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   // verdict on every tab. Filtering or sorting by them needs every candidate's; else the page's.
   const needAll = !!q.classification || q.sort === 'severity';
   const toJudge = needAll ? ranked : ranked.slice(0, q.limit);
+  // the page is known before its verdicts unless they filter or sort it: its windows are read meanwhile
+  // (on PostgreSQL the two overlap; the page's later changes, if any, are read after)
+  const early = needAll ? undefined : testWindows(db, span, toJudge, allowed);
+  early?.catch(() => undefined); // awaited below; a failure there is the answer's
   const verdicts = await verdictsWithin(db, q.at, toJudge, budget);
   // out of time: only the tests judged by then are listed
   if (verdicts.size < toJudge.length) ranked = ranked.filter((id) => verdicts.has(id));
@@ -143,7 +147,9 @@ export async function hotlist(db: Database, q: HotlistQuery, opts: { ignoreTests
   }
   const total = ranked.length;
   const page = ranked.slice(0, q.limit);
-  const windows = await testWindows(db, span, page, allowed);
+  const windows = (early && (await early)) || new Map();
+  const unread = page.filter((id) => !windows.has(id));
+  if (unread.length) for (const [id, w] of await testWindows(db, span, unread, allowed)) windows.set(id, w);
   const sigIds = new Set<number>();
   for (const w of windows.values()) for (const id of w.signatures.keys()) sigIds.add(id);
   const sigs = await signatureInfo(db, [...sigIds]);
