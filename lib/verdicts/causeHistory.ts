@@ -3,9 +3,8 @@
 // all passed on retry counts as flaked), from the rollups. A cause is what breaks runs, so none is
 // set apart as broken: a mass failure that began with a payload on one release is that release's
 // regression.
-import { selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
-import { DAY } from '../history/spans';
+import { causeJobDays } from '../history/causeWindow';
 import type { JudgedVerdict } from './judge';
 import { bucketIn } from './lookback';
 import { judge, type JobSeries, type Verdict } from './rules';
@@ -45,8 +44,6 @@ async function judgeCauses(ctx: LookbackContext, sigIds: number[]): Promise<Map<
     if (!a) denominators.set(c.jobId, (a = new Float64Array(n)));
     a[bucketIn(lb, c.at)] += c.runs;
   }
-  const d0 = lb.firstCell;
-  const d1 = Math.floor(lb.at / DAY);
   const perSig = new Map<number, Map<number, { failed: Float64Array; flaked: Float64Array }>>();
   const cell = (sig: number, job: number) => {
     let m = perSig.get(sig);
@@ -55,18 +52,12 @@ async function judgeCauses(ctx: LookbackContext, sigIds: number[]): Promise<Map<
     if (!s) m.set(job, (s = { failed: new Float64Array(n), flaked: new Float64Array(n) }));
     return s;
   };
-  for (const [sig, job, day, runs, flaked] of await selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${d0} AND day < ${d1}`, sigIds)) {
-    const s = cell(Number(sig), Number(job));
-    s.failed[Number(day) - d0] += Number(runs);
-    s.flaked[Number(day) - d0] += Number(flaked);
+  // per job and day from the rollup (whole days packed or kept; the day of `at` so far as that day less its rest)
+  for (const [sig, job, start, runs, flaked] of await causeJobDays(db, sigIds, lb.from, lb.at)) {
+    const s = cell(sig, job);
+    s.failed[bucketIn(lb, start)] += runs;
+    s.flaked[bucketIn(lb, start)] += flaked;
   }
-  // the day of `at` so far, from the runs
-  const today = await selectRowsIn(
-    db,
-    (p) => `SELECT signature_id, job_id, MIN(outcome) FROM test_outcome WHERE signature_id IN (${p}) AND started >= ${d1 * DAY} AND started < ${lb.at} GROUP BY run_id, signature_id, job_id`,
-    sigIds,
-  );
-  for (const [sig, job, worst] of today) (Number(worst) === 1 ? cell(Number(sig), Number(job)).failed : cell(Number(sig), Number(job)).flaked)[d1 - d0]++;
 
   const out = new Map<number, JudgedVerdict>();
   for (const sig of sigIds) {
