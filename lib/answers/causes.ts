@@ -5,7 +5,7 @@
 // tests into its cause's row.
 import { INSTALL_OR_SETUP_TEST, ignoreMatcher } from '../parse/variants';
 import { filterJobs, loadJobs, type JobFilter } from '../history/jobs';
-import { causeJobDays, causeSeen, causeTests, causeTotals } from '../history/causeWindow';
+import { causeExamples, causeJobDays, causeSeen, causeTests, causeTotals } from '../history/causeWindow';
 import { iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
 import { InvalidQueryError } from '../errors';
 import { compileRegex } from '../patterns';
@@ -167,12 +167,7 @@ export async function causes(db: Database, q: CausesQuery, opts: { ignoreTests?:
 async function examplesOf(db: Database, sigIds: number[], to: number): Promise<Map<number, CauseExample[]>> {
   const out = new Map<number, CauseExample[]>();
   for (const sig of sigIds) {
-    const rows = await db.all<{ job: string; build_id: string; url: string; started: number; test: string; message: string }>(
-      `SELECT j.name AS job, r.build_id, r.url, o.started, t.name AS test, o.message
-       FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id JOIN test t ON t.id = o.test_id
-       WHERE o.signature_id = ? AND o.started < ? ORDER BY o.started DESC, o.run_id DESC LIMIT 3`,
-      [sig, to],
-    );
+    const rows = await causeExamples(db, sig, 0, to, 3);
     out.set(sig, rows.map((r) => ({ job: r.job, buildId: r.build_id, url: r.url, started: iso(Number(r.started)), test: r.test, message: r.message })));
   }
   return out;

@@ -3,7 +3,7 @@
 // Shared by `buildcop signature ID`, GET /api/signatures/[id] and /signatures/[id].
 import { NotFoundError } from '../errors';
 import { loadJobs } from '../history/jobs';
-import { causeJobDays, causeTests, causeTotals } from '../history/causeWindow';
+import { causeExamples, causeJobDays, causeTests, causeTotals } from '../history/causeWindow';
 import { runCells } from '../history/rollupWindow';
 import { DAY } from '../history/spans';
 import { day, iso, parseAt, parseWindow, windowSpan, type WindowName } from '../history/window';
@@ -66,12 +66,7 @@ export async function signatureDetail(db: Database, id: string, q: SignatureQuer
   const total = totals.get(sig.id) ?? { runs: 0, flakedRuns: 0, outcomes: 0 };
 
   const [examples, span_, bugs, verdicts, allTime] = await Promise.all([
-    db.all<{ job: string; build_id: string; url: string; started: number; test: string; outcome: number; message: string }>(
-      `SELECT j.name AS job, r.build_id, r.url, o.started, t.name AS test, o.outcome, o.message
-       FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id JOIN test t ON t.id = o.test_id
-       WHERE o.signature_id = ? AND o.started >= ? AND o.started < ? ORDER BY o.started DESC, o.run_id DESC LIMIT 10`,
-      [sig.id, span.from, span.to],
-    ),
+    causeExamples(db, sig.id, span.from, span.to, 10),
     db.get<{ first: number | null; last: number | null }>('SELECT MIN(started) AS first, MAX(started) AS last FROM test_outcome WHERE signature_id = ? AND started < ?', [sig.id, q.at]),
     signatureBugs(db, [sig.hash]),
     causeVerdictsAt(db, q.at, [sig.id]),
