@@ -15,7 +15,7 @@ import { runAnswer } from './recentAnswers';
 // three hot lists in a row took the server from 0.9 to 1.6 GB. So once an answer has left the heap
 // GROWTH_BYTES above what was live after the last collection, it is collected before the next
 // answer (a few hundred ms, after an answer that took seconds).
-const GROWTH_BYTES = 256 * 1024 * 1024;
+const GROWTH_BYTES = 128 * 1024 * 1024;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 let liveAfterCollection = 0;
