@@ -39,7 +39,7 @@ async function answers(url: string): Promise<string> {
     out.push(list, await causes(db, parseCausesQuery({ window: '14d', limit: '50' }, at * 1000)));
     // a hot list of one release's jobs ranks on those jobs' rows alone
     for (const release of releases.slice(0, 2)) out.push(await hotlist(db, { window: '7d', at, limit: 10_000, release }));
-    for (const item of list.items.slice(0, 4)) out.push(await testDetail(db, item.id, { window: '14d', at }));
+    for (const item of list.items.slice(0, 2)) out.push(await testDetail(db, item.id, { window: '14d', at }));
   }
   return JSON.stringify(out);
 }
