@@ -50,7 +50,7 @@ async function loadJob(db: Database, job: string, at: number, from: number): Pro
   // timeline; a job that never succeeded is read back to its 5000 latest runs.
   const since = success ? success.started : Number.MIN_SAFE_INTEGER;
   const rows = await db.all<RunRow>(
-    `SELECT ${cols} FROM run WHERE job_id = ? AND started <= ? AND (started >= ? OR COALESCE(finished, started) > ?) ORDER BY started DESC LIMIT 5000`,
+    `SELECT ${cols} FROM run WHERE job_id = ? AND started <= ? AND (started >= ? OR COALESCE(finished, started) > ?) ORDER BY started DESC, id DESC LIMIT 5000`,
     [jobRow.id, at, since, from],
   );
   const before = await db.get<RunRow>(`SELECT ${cols} FROM run WHERE job_id = ? AND COALESCE(finished, started) <= ? ORDER BY started DESC LIMIT 1`, [jobRow.id, from]);

@@ -98,10 +98,11 @@ export interface CauseExampleRow {
 }
 
 /**
- * A signature's newest `n` outcomes in [from, to), newest first (by start, then run), with their run,
- * test and text. Its index orders by start alone, so the start of the n-th newest is found there first
- * and only the outcomes from then on are read and sorted, not every one the signature ever had (a
- * mass failure's are millions: 40 s for a causes page on a scale database).
+ * A signature's newest `n` outcomes in [from, to), newest first (by start, then run, then test: a
+ * mass failure's outcomes share their run's start, and every call must pick the same), with their
+ * run, test and text. Its index orders by start alone, so the start of the n-th newest is found
+ * there first and only the outcomes from then on are read and sorted, not every one the signature
+ * ever had (a mass failure's are millions: 40 s for a causes page on a scale database).
  */
 export async function causeExamples(db: Database, sigId: number, from: number, to: number, n: number): Promise<CauseExampleRow[]> {
   const nth = await db.rows('SELECT started FROM test_outcome WHERE signature_id = ? AND started >= ? AND started < ? ORDER BY started DESC LIMIT 1 OFFSET ?', [sigId, from, to, n - 1]);
@@ -109,7 +110,7 @@ export async function causeExamples(db: Database, sigId: number, from: number, t
   return db.all<CauseExampleRow>(
     `SELECT j.name AS job, r.build_id, r.url, o.started, t.name AS test, o.outcome, o.message
      FROM test_outcome o JOIN run r ON r.id = o.run_id JOIN job j ON j.id = r.job_id JOIN test t ON t.id = o.test_id
-     WHERE o.signature_id = ? AND o.started >= ? AND o.started < ? ORDER BY o.started DESC, o.run_id DESC LIMIT ?`,
+     WHERE o.signature_id = ? AND o.started >= ? AND o.started < ? ORDER BY o.started DESC, o.run_id DESC, o.test_id LIMIT ?`,
     [sigId, since, to, n],
   );
 }
