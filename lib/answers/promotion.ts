@@ -53,7 +53,7 @@ async function loadJob(db: Database, job: string, at: number, from: number): Pro
     `SELECT ${cols} FROM run WHERE job_id = ? AND started <= ? AND (started >= ? OR COALESCE(finished, started) > ?) ORDER BY started DESC, id DESC LIMIT 5000`,
     [jobRow.id, at, since, from],
   );
-  const before = await db.get<RunRow>(`SELECT ${cols} FROM run WHERE job_id = ? AND COALESCE(finished, started) <= ? ORDER BY started DESC LIMIT 1`, [jobRow.id, from]);
+  const before = await db.get<RunRow>(`SELECT ${cols} FROM run WHERE job_id = ? AND COALESCE(finished, started) <= ? ORDER BY started DESC, id DESC LIMIT 1`, [jobRow.id, from]);
   if (before && !rows.some((r) => r.id === before.id)) rows.push(before);
   return { runs: rows.map(toRun), pending };
 }

@@ -151,7 +151,7 @@ async function exampleRuns(db: Database, testId: number, sigIds: number[], from:
   const out = new Map<number, string[]>();
   await forEachQuery(db, sigIds, async (sig) => {
     const rows = await db.rows(
-      'SELECT r.url FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND o.signature_id = ? ORDER BY o.started DESC LIMIT 3',
+      'SELECT r.url FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND o.signature_id = ? ORDER BY o.started DESC, o.run_id DESC LIMIT 3',
       [testId, from, to, sig],
     );
     out.set(sig, rows.map(([url]) => String(url)));

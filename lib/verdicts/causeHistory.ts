@@ -87,7 +87,7 @@ async function nameChange(ctx: LookbackContext, v: Omit<Verdict, 'needs'>, needs
   )).map(toRunRow);
   const first = after.find((r) => changed.has(ctx.jobs.get(r.jobId)?.name ?? '')) ?? after[0];
   if (!first) return;
-  const prev = (await ctx.db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND r.started < ? AND r.test_set_id IS NOT NULL ORDER BY r.started DESC LIMIT 1`, [first.jobId, first.started])).map(toRunRow)[0];
+  const prev = (await ctx.db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND r.started < ? AND r.test_set_id IS NOT NULL ORDER BY r.started DESC, r.id DESC LIMIT 1`, [first.jobId, first.started])).map(toRunRow)[0];
   const ref = (r: RunRow) => ({ job: ctx.jobs.get(r.jobId)?.name ?? '', buildId: r.buildId, url: r.url, started: r.started, payload: r.payload, commit: r.commit });
   Object.assign(v.evidence, describeChange(ref(first), prev && ref(prev)));
 }

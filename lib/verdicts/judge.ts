@@ -91,7 +91,10 @@ async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown]
   });
 }
 
-/** Hard failures examined per test for a same-job, same-payload/commit pass. */
+/**
+ * Hard failures examined per test for a same-job, same-payload/commit pass: its newest, and of runs
+ * that started in the same second the newest by id, so every call examines the same.
+ */
 const SAME_CONDITION_EXAMINED = 20;
 
 /** Runs of a failure's group probed at first for a pass (most runs of a flaky test pass). */
@@ -103,7 +106,7 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   const failures = new Map<number, RunRow[]>();
   await forEachQuery(db, tests, async ([id]) => {
     failures.set(id, (await db.rows(
-      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
+      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
       [id, lb.from, lb.at],
     )).map(toRunRow));
   });
