@@ -1,8 +1,9 @@
 // Per-day rollups summed over any range equal the same sums over the runs themselves: whole days, a
 // partial day read from its runs, a partial day read as its rollup less the rest of the day, a range
-// inside one day, and "now" (the rest of the day empty) on the sample world.
+// inside one day, and "now" (the rest of the day empty) on the sample world. A cause's examples over
+// the same ranges are its newest outcomes as a full sort gives them, ties and all.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { causeJobDays } from '../../lib/history/causeWindow';
+import { causeExamples, causeJobDays } from '../../lib/history/causeWindow';
 import { testJobDays, testSignaturePairs } from '../../lib/history/rollupWindow';
 import { DAY, HOUR } from '../../lib/history/spans';
 import { openDatabase, type Database } from '../../lib/store/db';
@@ -96,5 +97,21 @@ describe('day rollups over any range', () => {
       ));
       expect(summed(got, 3), label).toEqual(summed(want, 3));
     }
+  });
+
+  it("gives a signature's newest outcomes, those of one start by run then test, as a full sort of them would", async () => {
+    const idOf = new Map((await db.rows('SELECT id, name FROM test')).map(([id, name]) => [String(name), Number(id)]));
+    let tied = 0;
+    for (const [label, from, to] of ranges()) {
+      for (const sig of sigs.slice(0, 10)) {
+        const all = num(await db.rows('SELECT started, run_id, test_id FROM test_outcome WHERE signature_id = ? AND started >= ? AND started < ?', [sig, from, to]));
+        all.sort((a, b) => b[0] - a[0] || b[1] - a[1] || a[2] - b[2]);
+        const want = all.slice(0, 5);
+        if (want.some((r, i) => i > 0 && r[0] === want[i - 1][0])) tied++;
+        const got = (await causeExamples(db, sig, from, to, 5)).map((e) => [Number(e.started), idOf.get(e.test)]);
+        expect(got, `${label}, signature ${sig}`).toEqual(want.map(([started, , test]) => [started, test]));
+      }
+    }
+    expect(tied).toBeGreaterThan(0); // mass failures: outcomes of one run share its start
   });
 });
