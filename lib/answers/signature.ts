@@ -70,7 +70,8 @@ export async function signatureDetail(db: Database, id: string, q: SignatureQuer
     db.get<{ first: number | null; last: number | null }>('SELECT MIN(started) AS first, MAX(started) AS last FROM test_outcome WHERE signature_id = ? AND started < ?', [sig.id, q.at]),
     signatureBugs(db, [sig.hash]),
     causeVerdictsAt(db, q.at, [sig.id]),
-    db.get<{ tests: number; occurrences: number }>('SELECT COUNT(DISTINCT test_id) AS tests, COUNT(*) AS occurrences FROM test_outcome WHERE signature_id = ?', [sig.id]),
+    // from its per-test days, not its outcomes: a mass failure's are millions
+    db.get<{ tests: number; occurrences: number }>('SELECT COUNT(DISTINCT test_id) AS tests, SUM(failed + flaked) AS occurrences FROM rollup_sig_test_day WHERE signature_id = ?', [sig.id]),
   ]);
   const latest = examples[0];
   const v = verdicts.get(sig.id);

@@ -81,6 +81,11 @@ describe('a signature', () => {
     expect(d.perDay.every((x) => x.runs >= x.runsWithIt)).toBe(true);
     expect(d.jobs.every((j) => /4\.2|^pull-ci-/.test(j.job))).toBe(true);
     expect(d.exampleRuns.length).toBe(10);
+    // all history, as its outcomes count it (read from its per-test days)
+    const [[tests, occurrences]] = await db.rows('SELECT COUNT(DISTINCT test_id), COUNT(*) FROM test_outcome o JOIN signature s ON s.id = o.signature_id WHERE s.hash = ?', [d.id]);
+    expect(d.allTime).toEqual({ tests: truth.scenarios.massIncident.tests.length, occurrences: Number(occurrences) });
+    expect(Number(tests)).toBe(d.allTime.tests);
+    expect(d.allTime.occurrences).toBeGreaterThan(d.runs);
     await expect(signatureDetail(db, 'ffffffffffffffff', { window: '7d', at })).rejects.toMatchObject({ status: 404 });
     await expect(signatureDetail(db, '../etc', { window: '7d', at })).rejects.toMatchObject({ status: 404 });
   });
