@@ -111,19 +111,22 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
     )).map(toRunRow));
   });
   const runsLike = await sameConditionRuns(ctx, [...failures.values()].flat());
-  const groupOf = (f: RunRow) => (f.payload ? `${f.jobId}|payload|${f.payload}` : f.commit ? `${f.jobId}|commit|${f.commit}` : undefined);
   await forEachQuery(db, tests, async ([id]) => {
     const mine = failures.get(id)!;
-    const ran = (f: RunRow) => (runsLike.get(groupOf(f) ?? '') ?? []).filter((r) => executedIn(ctx, r.testSetId, id));
+    // each failure's group: the runs under its condition that ran this test, in start order
+    const ran = new Map(mine.map((f) => {
+      const on = conditionOf(f);
+      return [f, on ? (runsLike.get(conditionKey(f, on)) ?? []).filter((r) => executedIn(ctx, r.testSetId, id)) : []];
+    }));
     // whether the test passed in each run looked at (its failures it did not); for each failure, its
     // group's runs in start order up to the first pass: a few probes each, more where all of those failed
     const passedIn = new Map<number, boolean>(mine.map((f) => [f.id, false]));
-    const firstPass = (f: RunRow) => ran(f).find((r) => passedIn.get(r.id));
+    const firstPass = (f: RunRow) => ran.get(f)!.find((r) => passedIn.get(r.id));
     for (let probes = SAME_CONDITION_PROBES; ; probes *= 2) {
       const ask = new Map<number, RunRow>();
       for (const f of mine) {
         if (firstPass(f)) continue;
-        for (const r of ran(f).filter((x) => !passedIn.has(x.id)).slice(0, probes)) ask.set(r.id, r);
+        for (const r of ran.get(f)!.filter((x) => !passedIn.has(x.id)).slice(0, probes)) ask.set(r.id, r);
       }
       if (!ask.size) break;
       const notPassed = new Set((await outcomesIn(db, id, [...ask.values()])).map(([r]) => Number(r)));
@@ -132,7 +135,8 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
     const pairs: SameConditionPair[] = [];
     for (const f of mine) {
       const passed = firstPass(f);
-      if (passed) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on: f.payload ? 'payload' : 'commit', value: f.payload || f.commit, failed: f.buildId, passed: passed.buildId });
+      const on = conditionOf(f);
+      if (passed && on) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on, value: conditionValue(f, on), failed: f.buildId, passed: passed.buildId });
     }
     if (!pairs.length) return;
     const j = judged.get(id)!;
@@ -144,6 +148,13 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
 /** Runs looked at per job and payload (or commit) for a pass under the same condition. */
 const SAME_CONDITION_RUNS = 20;
 
+/** What a failure's same condition is: its payload, else its commit (none without either). */
+type Condition = 'payload' | 'commit';
+const conditionOf = (r: RunRow): Condition | undefined => (r.payload ? 'payload' : r.commit ? 'commit' : undefined);
+const conditionValue = (r: RunRow, on: Condition) => (on === 'payload' ? r.payload : r.commit);
+/** A group of runs under one condition: `job|payload|value` or `job|commit|value`. */
+const conditionKey = (r: RunRow, on: Condition) => `${r.jobId}|${on}|${conditionValue(r, on)}`;
+
 /**
  * The healthy runs of the lookback on the failures' jobs with their payload (else commit), the first
  * SAME_CONDITION_RUNS of each by start, keyed `job|payload|value` or `job|commit|value`: one read for
@@ -154,11 +165,11 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
   const out = new Map<string, RunRow[]>();
   for (const on of ['payload', 'commit'] as const) {
     const column = on === 'payload' ? 'payload' : 'commit_sha';
-    const wanted = failures.filter((f) => (on === 'payload' ? !!f.payload : !f.payload && !!f.commit));
+    const wanted = failures.filter((f) => conditionOf(f) === on);
     if (!wanted.length) continue;
-    const keys = new Set(wanted.map((f) => `${f.jobId}|${on}|${on === 'payload' ? f.payload : f.commit}`));
+    const keys = new Set(wanted.map((f) => conditionKey(f, on)));
     const jobs = [...new Set(wanted.map((f) => f.jobId))].join(', ');
-    const values = [...new Set(wanted.map((f) => (on === 'payload' ? f.payload : f.commit)))];
+    const values = [...new Set(wanted.map((f) => conditionValue(f, on)))];
     // the first SAME_CONDITION_RUNS of each job and value only (a payload is shared by many runs)
     const rows = await selectRowsIn(
       db,
@@ -167,12 +178,14 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
       values,
     );
     const runs = rows.map(toRunRow).sort((a, b) => a.started - b.started || a.id - b.id);
+    // the query's rows are SAME_CONDITION_RUNS a job and value at most; a job of one failure with
+    // another's value is not a group asked for
     for (const r of runs) {
-      const k = `${r.jobId}|${on}|${on === 'payload' ? r.payload : r.commit}`;
+      const k = conditionKey(r, on);
       if (!keys.has(k)) continue;
       let list = out.get(k);
       if (!list) out.set(k, (list = []));
-      if (list.length < SAME_CONDITION_RUNS) list.push(r);
+      list.push(r);
     }
   }
   return out;
