@@ -39,19 +39,19 @@ await closeDatabase(db);
 
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-/** One CLI call as a new process: seconds, peak RSS (MB, where /usr/bin/time is there) and the bytes it printed. */
-function call(args: string[]): { s: number; mb?: number; bytes: number } {
+/** One CLI call as a new process: seconds, peak RSS (MB, where /usr/bin/time is there) and what it printed. */
+function call(args: string[]): { s: number; mb?: number; stdout: string } {
   const argv = [process.execPath, path.join(ROOT, 'bin/buildcop.mjs'), ...args, '--db', url];
   const t0 = performance.now();
   const r = TIME ? spawnSync(TIME, ['-f', '%M', ...argv], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 }) : spawnSync(argv[0], argv.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 });
   const s = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`buildcop ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const kb = TIME ? Number(r.stderr.trim().split('\n').pop()) : NaN;
-  return { s, mb: Number.isFinite(kb) ? kb / 1024 : undefined, bytes: Buffer.byteLength(r.stdout) };
+  return { s, mb: Number.isFinite(kb) ? kb / 1024 : undefined, stdout: r.stdout };
 }
 
 const hourIso = (k: number) => new Date((Math.floor(newest / 3600) - 5 - 7 * k) * 3600 * 1000 + 1800 * 1000).toISOString();
-const top = JSON.parse(spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'hotlist', '--limit', '1', '--json', '--db', url], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout).items[0]?.id as string;
+const top = JSON.parse(call(['hotlist', '--limit', '1', '--json']).stdout).items[0]?.id as string;
 
 const commands: [string, (k: number) => string[]][] = [
   ['hotlist --window 7d --limit 5 (for now)', () => ['hotlist', '--window', '7d', '--limit', '5', '--json']],
@@ -68,7 +68,7 @@ for (const [name, args] of commands) {
   const mbs = runs.map((r) => r.mb).filter((m): m is number => m !== undefined);
   console.log(
     `${name.padEnd(48)} median ${median(secs).toFixed(2)} s, max ${secs.reduce((a, b) => Math.max(a, b)).toFixed(2)} s (${secs.map((x) => x.toFixed(2)).join(' ')})` +
-      `${mbs.length ? `, peak RSS ${mbs.reduce((a, b) => Math.max(a, b)).toFixed(0)} MB` : ''}, ${(runs[0].bytes / 1024).toFixed(0)} KB printed`,
+      `${mbs.length ? `, peak RSS ${mbs.reduce((a, b) => Math.max(a, b)).toFixed(0)} MB` : ''}, ${(Buffer.byteLength(runs[0].stdout) / 1024).toFixed(0)} KB printed`,
   );
 }
 console.log(`(${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
