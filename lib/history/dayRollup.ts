@@ -32,7 +32,8 @@ async function runsBetween(db: Database, a: number, b: number): Promise<number> 
   return n;
 }
 
-const flatten = (rows: unknown[][]): number[] => {
+/** Rows as one flat array of numbers. */
+export const flatten = (rows: unknown[][]): number[] => {
   const out: number[] = [];
   for (const row of rows) for (const v of row) out.push(Number(v));
   return out;

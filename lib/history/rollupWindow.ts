@@ -6,9 +6,10 @@ import { selectRowsIn } from '../store/bulk';
 import { BROKEN_RUN } from '../store/rollups';
 import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from './dayCache';
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
-import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
+import { dayRollupChunks, flatten, forEachRow, type RowChunk } from './dayRollup';
 import type { TestSetMembers } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
+import { zeros } from './series';
 
 export interface Counts {
   failed: number;
@@ -34,51 +35,52 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   if (jobs) return jobTestTotals(db, from, to, jobs, only);
   const out = new Map<number, Counts>();
   const s = spansOf(from, to);
-  const wanted = only && new Set(only);
+  // a few tests' totals (a window before a page's) are read through the tests' own index
+  const read = (query: (testWhere: string) => string) => (only ? selectRowsIn(db, (p) => query(` AND test_id IN (${p})`), only) : db.rows(query('')));
   const add = (rows: unknown[][]) => {
-    for (const [t, f, fl] of rows) if (!wanted || wanted.has(Number(t))) bump(out, Number(t), Number(f), Number(fl));
+    for (const [t, f, fl] of rows) bump(out, Number(t), Number(f), Number(fl));
   };
-  if (s.days) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ? AND day < ? GROUP BY test_id', s.days));
-  for (const [a, b] of s.hours) add(await db.rows('SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ? AND hour < ? GROUP BY test_id', [a, b]));
+  if (s.days) add(await read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${s.days![0]} AND day < ${s.days![1]}${w} GROUP BY test_id`));
+  for (const [a, b] of s.hours) add(await read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`));
   for (const [a, b] of s.raw) {
-    add(await db.rows('SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? GROUP BY test_id', [a, b]));
+    add(await read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`));
   }
   return out;
 }
 
 /**
- * testTotals of some jobs (a filtered hot list: a release, a platform, a job pattern), per test and
- * day summed over the jobs: whole days from the jobs' day packs (each job's tests of a day in one row)
- * or else from rollup_test_day, partial days as dayRollup.ts reads them (for now, today's rows).
+ * testTotals of some jobs (a filtered hot list: a release, a platform, a job pattern), per test summed
+ * over the jobs and days: whole days from the jobs' day packs (each job's tests of a day in one row) or
+ * else from rollup_test_day, partial days as dayRollup.ts reads them (for now, today's rows). A few
+ * tests (`only`: a page's window before) are read through their own index instead.
  */
 async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<number>, only?: number[]): Promise<Map<number, Counts>> {
   const out = new Map<number, Counts>();
   if (!jobs.size) return out;
   const jobWhere = `job_id IN (${idList(jobs)})`;
+  const read = (query: (testWhere: string) => string) => (only ? selectRowsIn(db, (p) => query(` AND test_id IN (${p})`), only) : db.rows(query('')));
   const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 1,
     width: 4,
+    // rows [test, d0, failed, flaked]: the days summed (what is asked of them is each test's sum)
     whole: async (d0, d1) => {
+      if (only) return [flatten(await read((w) => `SELECT test_id, ${d0}, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${d0} AND day < ${d1} AND ${jobWhere}${w} GROUP BY test_id`))];
       // the days no pack stands for come summed over the jobs already ([0, test, day, failed, flaked])
-      const read: WholeDays = (_, a, b) => db.rows(`SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ? AND ${jobWhere} GROUP BY test_id, day`, [a, b]);
-      const perJob = await readWholeDays(db, 5, 2, [...jobs], d0, d1, await currentDayVersions(db), read, TEST_DAYS_BY_JOB);
-      const sums = new Map<string, number[]>();
+      const unpacked: WholeDays = (_, a, b) => db.rows(`SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ? AND ${jobWhere} GROUP BY test_id, day`, [a, b]);
+      const perJob = await readWholeDays(db, 5, 2, [...jobs], d0, d1, await currentDayVersions(db), unpacked, TEST_DAYS_BY_JOB);
+      const sums = new Map<number, number[]>();
       for (const c of perJob.values()) {
         for (let i = 0; i < c.length; i += 5) {
-          const k = `${c[i + 1]}|${c[i + 2]}`;
-          const sum = sums.get(k);
+          const sum = sums.get(c[i + 1]);
           if (sum) [sum[2], sum[3]] = [sum[2] + c[i + 3], sum[3] + c[i + 4]];
-          else sums.set(k, [c[i + 1], c[i + 2], c[i + 3], c[i + 4]]);
+          else sums.set(c[i + 1], [c[i + 1], d0, c[i + 3], c[i + 4]]);
         }
       }
       return [[...sums.values()].flat()];
     },
-    part: (a, b) => db.rows(`SELECT test_id, started / ${DAY}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? AND ${jobWhere} GROUP BY test_id, started / ${DAY}`, [a, b]),
+    part: (a, b) => read((w) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
   });
-  const wanted = only && new Set(only);
-  forEachRow(chunks, 4, 1, (c, i) => {
-    if (!wanted || wanted.has(c[i])) bump(out, c[i], c[i + 2], c[i + 3]);
-  });
+  forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
 }
 
@@ -153,7 +155,7 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
 export interface JobSetRuns {
   jobId: number;
   setId: number;
-  runs: Float64Array;
+  runs: number[];
   /** the buckets of `runs` that are not zero, ascending (a set is often one job's for a day) */
   buckets: number[];
 }
@@ -169,7 +171,7 @@ export function runsPerJobSet(cells: RunCell[], base: number, bucket: number, n:
     if (v <= 0) continue;
     const k = `${c.jobId}|${c.setId}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: new Float64Array(n), buckets: [] }));
+    if (!g) groups.set(k, (g = { jobId: c.jobId, setId: c.setId, runs: zeros(n), buckets: [] }));
     g.runs[Math.min(n - 1, Math.max(0, Math.floor((c.at - base) / bucket)))] += v;
   }
   for (const g of groups.values()) for (let b = 0; b < n; b++) if (g.runs[b]) g.buckets.push(b);

@@ -52,7 +52,7 @@ interface RunsOf {
   base: number;
   bucket: number;
   /** test -> job -> runs per bucket */
-  byTest: Map<number, Map<number, Float64Array>>;
+  byTest: Map<number, Map<number, number[]>>;
 }
 
 async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, from: number, to: number, bucket: number): Promise<RunsOf> {
@@ -60,13 +60,13 @@ async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed
   const inSet = membersWanted(sets, testIds);
   const base = Math.floor(from / bucket) * bucket;
   const n = Math.max(1, Math.ceil((to - base) / bucket));
-  const byTest = new Map<number, Map<number, Float64Array>>();
+  const byTest = new Map<number, Map<number, number[]>>();
   for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
     for (const t of inSet.get(g.setId) ?? []) {
       let byJob = byTest.get(t);
       if (!byJob) byTest.set(t, (byJob = new Map()));
       const runs = byJob.get(g.jobId);
-      if (!runs) byJob.set(g.jobId, Float64Array.from(g.runs));
+      if (!runs) byJob.set(g.jobId, g.runs.slice());
       else for (const b of g.buckets) runs[b] += g.runs[b];
     }
   }

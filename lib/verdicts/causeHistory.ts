@@ -11,6 +11,7 @@ import { judge, type JobSeries, type Verdict } from './rules';
 import { RUN_ROW, toRunRow, type RunRow } from './runRows';
 import { lookbackContext, type LookbackContext } from './testHistory';
 import { describeChange } from './verdict';
+import { zeros } from '../history/series';
 
 const cache = new Map<string, Map<number, JudgedVerdict>>();
 
@@ -37,19 +38,19 @@ async function judgeCauses(ctx: LookbackContext, sigIds: number[]): Promise<Map<
   const { db, lookback: lb } = ctx;
   const n = lb.buckets;
   // runs that ran tests, per job and day: the same denominators for every cause
-  const denominators = new Map<number, Float64Array>();
+  const denominators = new Map<number, number[]>();
   for (const c of ctx.cells) {
     if (c.setId <= 0) continue;
     let a = denominators.get(c.jobId);
-    if (!a) denominators.set(c.jobId, (a = new Float64Array(n)));
+    if (!a) denominators.set(c.jobId, (a = zeros(n)));
     a[bucketIn(lb, c.at)] += c.runs;
   }
-  const perSig = new Map<number, Map<number, { failed: Float64Array; flaked: Float64Array }>>();
+  const perSig = new Map<number, Map<number, { failed: number[]; flaked: number[] }>>();
   const cell = (sig: number, job: number) => {
     let m = perSig.get(sig);
     if (!m) perSig.set(sig, (m = new Map()));
     let s = m.get(job);
-    if (!s) m.set(job, (s = { failed: new Float64Array(n), flaked: new Float64Array(n) }));
+    if (!s) m.set(job, (s = { failed: zeros(n), flaked: zeros(n) }));
     return s;
   };
   // per job and day from the rollup (whole days packed or kept; the day of `at` so far as that day less its rest)
@@ -66,7 +67,7 @@ async function judgeCauses(ctx: LookbackContext, sigIds: number[]): Promise<Map<
     // every job that ran tests, so the evidence also says where the cause never appeared
     const jobs: JobSeries[] = [];
     for (const [jobId, runs] of denominators) {
-      const s = bySig.get(jobId) ?? { failed: new Float64Array(n), flaked: new Float64Array(n) };
+      const s = bySig.get(jobId) ?? { failed: zeros(n), flaked: zeros(n) };
       const info = ctx.jobs.get(jobId);
       jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, runs, ...s, latest: [] });
     }

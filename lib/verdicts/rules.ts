@@ -15,6 +15,7 @@ import { fisherGreater } from './fisher';
 import { bucketStart, type Lookback } from './lookback';
 import { atSplit, bestRise, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
 import type { Classification } from './verdict';
+import { zeros } from '../history/series';
 
 export const RULES = {
   /** a run with this many failed tests is a mass failure */
@@ -105,7 +106,7 @@ function sum(a: ArrayLike<number>, from = 0, to = a.length): number {
   return s;
 }
 
-function addInto(into: Float64Array, a: ArrayLike<number>): void {
+function addInto(into: number[], a: ArrayLike<number>): void {
   for (let i = 0; i < a.length; i++) into[i] += a[i];
 }
 
@@ -128,16 +129,16 @@ function slicesOf(h: TestHistory): Slice[] {
   const variants = new Map<string, Slice>();
   const jobs: Slice[] = [];
   for (const j of h.jobs) {
-    const failures = new Float64Array(n);
+    const failures = zeros(n);
     addInto(failures, j.failed);
     addInto(failures, j.flaked);
     const key = variantKey(j);
     let v = variants.get(key);
     if (!v) {
-      variants.set(key, (v = { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, series: { runs: new Float64Array(n), failed: new Float64Array(n) }, jobs: [] }));
+      variants.set(key, (v = { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, series: { runs: zeros(n), failed: zeros(n) }, jobs: [] }));
     }
-    addInto(v.series.runs as Float64Array, j.runs);
-    addInto(v.series.failed as Float64Array, failures);
+    addInto(v.series.runs as number[], j.runs);
+    addInto(v.series.failed as number[], failures);
     v.jobs.push(j.job);
     if (sum(j.runs) >= RULES.jobSliceMinRuns) jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
   }
@@ -324,8 +325,8 @@ export interface FlakeSeverity {
 /** How long and how much a test fails: days with a failure, counts, and the trend against the basis. */
 export function flakeSeverity(h: TestHistory): FlakeSeverity {
   const n = h.lookback.buckets;
-  const runs = new Float64Array(n);
-  const fails = new Float64Array(n);
+  const runs = zeros(n);
+  const fails = zeros(n);
   let failed = 0;
   let flaked = 0;
   for (const j of h.jobs) {

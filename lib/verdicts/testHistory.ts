@@ -13,6 +13,7 @@ import { bucketIn, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { zeros } from '../history/series';
 
 /** The lookback at one `at` on one version of the data: what every test's history there shares. */
 export interface LookbackContext {
@@ -75,28 +76,33 @@ export const executedIn = (ctx: Pick<LookbackContext, 'sets'>, setId: number | n
 export async function testHistories(ctx: LookbackContext, testIds: number[], names: Map<number, string>, firstSeen: Map<number, number>): Promise<Map<number, { history: TestHistory; extras: HistoryExtras }>> {
   const { db, lookback: lb } = ctx;
   const n = lb.buckets;
-  type Series = { runs: Float64Array; failed: Float64Array; flaked: Float64Array };
-  type PerTest = { jobs: Map<number, Series>; broken: number; rows: number; lastDay: number; lastJobs: Set<number>; lastFailureDay: Map<number, number> };
+  type Series = { runs: number[]; failed: number[]; flaked: number[] };
+  // per job id, in arrays filled to the highest (job ids are small and dense): hundreds of thousands of
+  // rows are added up here
+  type PerTest = { jobs: (Series | undefined)[]; broken: number; rows: number; lastDay: number; lastJobs: Set<number>; lastFailureDay: number[] };
+  let jobSlots = 1;
+  for (const id of ctx.jobs.keys()) jobSlots = Math.max(jobSlots, id + 1);
   const perTest = new Map<number, PerTest>();
-  for (const id of testIds) perTest.set(id, { jobs: new Map(), broken: 0, rows: 0, lastDay: -1, lastJobs: new Set(), lastFailureDay: new Map() });
-  const series = (t: number, jobId: number): Series => {
-    const m = perTest.get(t)!.jobs;
-    let s = m.get(jobId);
-    if (!s) m.set(jobId, (s = { runs: new Float64Array(n), failed: new Float64Array(n), flaked: new Float64Array(n) }));
-    return s;
-  };
+  for (const id of testIds) perTest.set(id, { jobs: new Array(jobSlots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: new Set(), lastFailureDay: new Array(jobSlots).fill(0) });
+  const series = (t: PerTest, jobId: number): Series => (t.jobs[jobId] ??= { runs: zeros(n), failed: zeros(n), flaked: zeros(n) });
 
-  // failures per job and day, healthy runs apart from broken ones
+  // failures per job and day, healthy runs apart from broken ones (rows come a test at a time)
+  let cur: PerTest | undefined;
+  let curId = -1;
   (await testJobDays(db, testIds, lb.from, lb.at)).each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
-    const t = perTest.get(testId)!;
+    if (testId !== curId) [cur, curId] = [perTest.get(testId)!, testId];
+    const t = cur!;
     t.broken += failedBroken + flakedBroken;
     t.rows += failed + flaked;
     const f = failed - failedBroken;
     const fl = flaked - flakedBroken;
     if (f + fl <= 0) return;
     const b = bucketIn(lb, start);
-    if (f > 0) t.lastFailureDay.set(jobId, Math.max(t.lastFailureDay.get(jobId) ?? 0, Math.floor(start / GRID_SECONDS) * GRID_SECONDS));
-    const s = series(testId, jobId);
+    if (f > 0) {
+      const day = Math.floor(start / GRID_SECONDS) * GRID_SECONDS;
+      if (!(t.lastFailureDay[jobId] >= day)) t.lastFailureDay[jobId] = day;
+    }
+    const s = series(t, jobId);
     s.failed[b] += f;
     s.flaked[b] += fl;
     if (b > t.lastDay) {
@@ -107,10 +113,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   });
   // healthy runs that executed each test, from the cells and the sets: each job and set's runs per
   // day, which every test of the set takes whole
-  const inSet = membersWanted(ctx.sets, testIds);
+  const inSet = new Map([...membersWanted(ctx.sets, testIds)].map(([set, ids]) => [set, ids.map((id) => perTest.get(id)!)]));
   for (const g of healthyRuns(ctx)) {
-    for (const t of inSet.get(g.setId) ?? []) {
-      const runs = series(t, g.jobId).runs;
+    for (const test of inSet.get(g.setId) ?? []) {
+      const runs = series(test, g.jobId).runs;
       for (const b of g.buckets) runs[b] += g.runs[b];
     }
   }
@@ -118,7 +124,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // streaks: on the jobs where the test failed or flaked on the last day it did, those it failed on
   const asks = new Map<number, StreakAsk>();
   for (const [id, t] of perTest) {
-    const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay.has(j)).map((j) => [j, t.lastFailureDay.get(j)!]));
+    const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay[j] > 0).map((j) => [j, t.lastFailureDay[j]]));
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
   const { recentOutcomes, recentRuns, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
@@ -127,7 +133,8 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
   for (const [testId, t] of perTest) {
     const jobs: JobSeries[] = [];
-    for (const [jobId, s] of t.jobs) {
+    for (const [jobId, s] of t.jobs.entries()) {
+      if (!s) continue;
       const info = ctx.jobs.get(jobId);
       jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest: latest.get(testId)?.get(jobId) ?? [] });
     }

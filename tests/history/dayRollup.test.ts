@@ -4,7 +4,7 @@
 // the same ranges are its newest outcomes as a full sort gives them, ties and all.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { causeExamples, causeJobDays } from '../../lib/history/causeWindow';
-import { testJobDays, testSignaturePairs } from '../../lib/history/rollupWindow';
+import { testJobDays, testSignaturePairs, testTotals } from '../../lib/history/rollupWindow';
 import { DAY, HOUR } from '../../lib/history/spans';
 import { openDatabase, type Database } from '../../lib/store/db';
 import { TEST_WORLD_END, worldDatabaseUrl } from '../helpers/world';
@@ -70,6 +70,23 @@ describe('day rollups over any range', () => {
       if (label.startsWith('now') || label.startsWith('most')) expect(want.length, label).toBeGreaterThan(0);
       // every bucket starts inside the range
       for (const start of starts) expect(start >= from && start < to, label).toBe(true);
+    }
+  });
+
+  it("hold what the runs hold for tests' totals: every test or a few, of every job or some", async () => {
+    const jobs = (await db.rows('SELECT id FROM job ORDER BY id')).map((r) => Number(r[0]));
+    const some = new Set(jobs.filter((_, i) => i % 3 === 0));
+    for (const [label, from, to] of ranges()) {
+      for (const [jobLabel, allowed] of [['all jobs', null], ['a third of the jobs', some]] as const) {
+        for (const only of [undefined, tests.slice(0, 15)]) {
+          const what = `${label}, ${jobLabel}, ${only ? 'a few tests' : 'every test'}`;
+          const got = [...(await testTotals(db, from, to, allowed, only))].map(([t, c]) => [t, c.failed, c.flaked]);
+          const where = [allowed ? `job_id IN (${idList([...allowed])})` : '1 = 1', only ? `test_id IN (${idList(only)})` : '1 = 1'].join(' AND ');
+          const want = num(await db.rows(`SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ? AND started < ? AND ${where} GROUP BY test_id`, [from, to]));
+          expect(summed(got, 1), what).toEqual(summed(want, 1));
+          if (label.startsWith('now') || label.startsWith('most')) expect(want.length, what).toBeGreaterThan(0);
+        }
+      }
     }
   });
 
