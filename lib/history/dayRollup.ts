@@ -4,7 +4,7 @@
 // is today's rollup row and no outcome is read at all; exact for any `at` either way. Rows travel
 // flattened, `width` numbers each (a fortnight of a hot list's tests per job is 430,000 of them).
 import type { Database } from '../store/db';
-import { DAY, spansOf } from './spans';
+import { DAY, HOUR } from './spans';
 
 /** Rows of `width` numbers flattened, [...key, day number, ...values] each; a row's bucket starts at max(clip, its day's start). */
 export interface RowChunk {
@@ -23,13 +23,20 @@ export interface DayRollup {
   part: (a: number, b: number) => Promise<unknown[][]>;
 }
 
-/** Runs started in [a, b): what reading that part of a day from the runs costs (whole hours from their rollup). */
-async function runsBetween(db: Database, a: number, b: number): Promise<number> {
-  let n = 0;
-  const s = spansOf(a, b);
-  for (const [x, y] of s.hours) n += Number((await db.rows('SELECT COALESCE(SUM(runs), 0) FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [x, y]))[0][0]);
-  for (const [x, y] of s.raw) n += Number((await db.rows('SELECT COUNT(*) FROM run WHERE started >= ? AND started < ?', [x, y]))[0][0]);
-  return n;
+/**
+ * About how many runs started in [a, b), inside one day: what reading that part of the day from the
+ * runs costs. Its hours' runs from their rollup in one query, a part of an hour as its share of the
+ * hour's runs: only which part to read depends on it, never a count.
+ */
+async function runsEstimate(db: Database, day: number, parts: number[][]): Promise<number[]> {
+  const h0 = (day * DAY) / HOUR;
+  const perHour = new Map<number, number>();
+  for (const [h, n] of await db.rows('SELECT hour, SUM(runs) FROM rollup_run_hour WHERE hour >= ? AND hour < ? GROUP BY hour', [h0, h0 + 24])) perHour.set(Number(h), Number(n));
+  return parts.map(([a, b]) => {
+    let n = 0;
+    for (let h = Math.floor(a / HOUR); h * HOUR < b; h++) n += ((perHour.get(h) ?? 0) * (Math.min(b, (h + 1) * HOUR) - Math.max(a, h * HOUR))) / HOUR;
+    return n;
+  });
 }
 
 /** Rows as one flat array of numbers. */
@@ -39,46 +46,47 @@ export const flatten = (rows: unknown[][]): number[] => {
   return out;
 };
 
-/** The rows over [from, to), in chunks. */
+/** The rows over [from, to), in chunks: the whole days and each partial day read at once (PostgreSQL overlaps them). */
 export async function dayRollupChunks(db: Database, from: number, to: number, r: DayRollup): Promise<RowChunk[]> {
-  const out: RowChunk[] = [];
-  if (to <= from) return out;
+  if (to <= from) return [];
   const d0 = Math.ceil(from / DAY);
   const d1 = Math.floor(to / DAY);
-  if (d0 < d1) for (const cells of await r.whole(d0, d1)) out.push({ cells, clip: 0 });
-  for (const [a, b] of d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]]) {
-    if (b <= a) continue;
+  const whole = async (): Promise<RowChunk[]> => (d0 < d1 ? (await r.whole(d0, d1)).map((cells) => ({ cells, clip: 0 })) : []);
+  const partial = async ([a, b]: number[]): Promise<RowChunk[]> => {
+    if (b <= a) return [];
     const day = Math.floor(a / DAY);
     const start = day * DAY;
     const end = start + DAY;
-    const inside = await runsBetween(db, a, b);
-    if (!inside) continue;
-    const rest = (await runsBetween(db, start, a)) + (await runsBetween(db, b, end));
-    out.push({ cells: rest >= inside ? flatten(await r.part(a, b)) : await dayLess(r, day, [[start, a], [b, end]]), clip: a });
-  }
-  return out;
+    const [inside, before, after] = await runsEstimate(db, day, [[a, b], [start, a], [b, end]]);
+    if (!inside) return [];
+    return [{ cells: before + after >= inside ? flatten(await r.part(a, b)) : await dayLess(r, day, [[start, a], [b, end]]), clip: a }];
+  };
+  const parts = d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
+  return (await Promise.all([whole(), ...parts.map(partial)])).flat();
 }
 
 /** One day's rollup rows less the raw rows of the given parts of it, flattened; rows left at zero are dropped. */
 async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<number[]> {
   const { keyLength: k, width: w } = r;
-  const keyOf = (row: ArrayLike<unknown>, i = 0): string => {
+  // a one-number key as itself (a day of a filtered list's tests is thousands of rows)
+  const keyOf = (row: ArrayLike<unknown>, i = 0): string | number => {
+    if (k === 1) return Number(row[i]);
     let key = String(Number(row[i]));
     for (let j = 1; j < k; j++) key += `|${Number(row[i + j])}`;
     return key;
   };
   // the day's rows copied flat (kept cells are shared and never changed), each key at its row's offset
   const cells: number[] = [];
-  const at = new Map<string, number>();
-  for (const chunk of await r.whole(day, day + 1)) {
+  const at = new Map<string | number, number>();
+  const [dayRows, ...partRows] = await Promise.all([r.whole(day, day + 1), ...parts.map(([a, b]) => (b > a ? r.part(a, b) : Promise.resolve([])))]);
+  for (const chunk of dayRows) {
     for (let i = 0; i < chunk.length; i += w) {
       at.set(keyOf(chunk, i), cells.length);
       for (let j = 0; j < w; j++) cells.push(chunk[i + j]);
     }
   }
-  for (const [a, b] of parts) {
-    if (b <= a) continue;
-    for (const row of await r.part(a, b)) {
+  for (const rows of partRows) {
+    for (const row of rows) {
       const o = at.get(keyOf(row));
       if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= Number(row[j]);
     }

@@ -40,11 +40,12 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const add = (rows: unknown[][]) => {
     for (const [t, f, fl] of rows) bump(out, Number(t), Number(f), Number(fl));
   };
-  if (s.days) add(await read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${s.days![0]} AND day < ${s.days![1]}${w} GROUP BY test_id`));
-  for (const [a, b] of s.hours) add(await read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`));
-  for (const [a, b] of s.raw) {
-    add(await read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`));
-  }
+  const reads = [
+    ...(s.days ? [read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${s.days![0]} AND day < ${s.days![1]}${w} GROUP BY test_id`)] : []),
+    ...s.hours.map(([a, b]) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`)),
+    ...s.raw.map(([a, b]) => read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`)),
+  ];
+  for (const rows of await Promise.all(reads)) add(rows);
   return out;
 }
 
@@ -140,14 +141,18 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   const push = (rows: unknown[][], unit: number) => {
     for (const [j, set, at, n, b] of rows) out.push({ jobId: Number(j), setId: Number(set), at: Math.floor((Number(at) * unit) / bucket) * bucket, runs: Number(n), broken: Number(b) });
   };
+  // [rows, seconds in their bucket column's unit], read at once
+  const reads: Promise<[unknown[][], number]>[] = [];
+  const read = (unit: number, sql: string, params: number[]) => reads.push(db.rows(sql, params).then((rows) => [rows, unit]));
   if (s.days) {
-    if (bucket === DAY) push(await db.rows('SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', s.days), DAY);
-    else push(await db.rows('SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [(s.days[0] * DAY) / HOUR, (s.days[1] * DAY) / HOUR]), HOUR);
+    if (bucket === DAY) read(DAY, 'SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', s.days);
+    else read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [(s.days[0] * DAY) / HOUR, (s.days[1] * DAY) / HOUR]);
   }
-  for (const [a, b] of s.hours) push(await db.rows('SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b]), HOUR);
+  for (const [a, b] of s.hours) read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b]);
   for (const [a, b] of s.raw) {
-    push(await db.rows(`SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]), HOUR);
+    read(HOUR, `SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]);
   }
+  for (const [rows, unit] of await Promise.all(reads)) push(rows, unit);
   return out;
 }
 
