@@ -10,7 +10,7 @@ import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
 import { BROKEN_SQL, outcomesIn, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
-import { LATEST_RUNS, outcomesOnJob } from './recentRuns';
+import { jobRunsOfSpan, LATEST_RUNS, LATEST_SECONDS, outcomesOnJob } from './recentRuns';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
 
@@ -217,9 +217,11 @@ async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullab
       if (!entry.failedLatestRuns || !needs.streakJobs.includes(entry.job)) continue;
       const jobId = byName.get(entry.job) ?? -1;
       // a streak as long as the runs counted may begin before them
-      const outcomes = entry.failedLatestRuns >= LATEST_RUNS ? await outcomesOnJob(db, lb, testId, jobId) : extras.recentOutcomes;
+      const long = entry.failedLatestRuns >= LATEST_RUNS;
+      const outcomes = long ? await outcomesOnJob(db, lb, testId, jobId) : extras.recentOutcomes;
+      const runs = long && extras.recentFrom > lb.at - LATEST_SECONDS ? await jobRunsOfSpan(db, lb, jobId) : (extras.recentRuns.get(jobId) ?? []);
       let oldest: RecentRun | undefined;
-      for (const r of extras.recentRuns.get(jobId) ?? []) {
+      for (const r of runs) {
         if (!ran(r)) continue;
         const o = outcomes.get(r.id);
         if (o === 1) oldest = r;

@@ -1,7 +1,7 @@
 // A job's latest runs and a test's outcome in them, for streaks ("failed its last 4 runs") and the
-// runs a streak's evidence names. Runs are looked for in the last LATEST_SECONDS before `at`: their
-// whole days come from memory while the day version stands (lib/history/dayCache.ts), only today's
-// part from the database. Outcomes are read only for the runs a streak is counted on, each test's
+// runs a streak's evidence names. Runs are looked for in the last LATEST_SECONDS before `at`, a day at
+// a time from `at` back until every streak has its runs: their whole days come from memory while the
+// day version stands (lib/history/dayCache.ts), only today's part from the database. Outcomes are read only for the runs a streak is counted on, each test's
 // latest LATEST_RUNS healthy runs of the jobs where it may be failing now: at 24,000 runs a day those
 // are the last few hours of most jobs, where the span's three days held 1.4 million outcomes of a hot
 // list's 100 tests at four times the failure density.
@@ -26,8 +26,10 @@ export interface StreakAsk {
 }
 
 export interface RecentRuns {
-  /** job -> its runs in the span, newest first */
+  /** job -> its runs since `recentFrom`, newest first */
   recentRuns: Map<number, RecentRun[]>;
+  /** how far back recentRuns go: the span's start, or a later day's once every streak had its runs */
+  recentFrom: number;
   /** test -> job -> its outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
   latest: Map<number, Map<number, number[]>>;
   /** test -> run -> 1 failed, 2 flaked, in the runs of `latest` (a run of those not there: passed) */
@@ -39,27 +41,29 @@ async function runsBetween(db: Database, a: number, b: number): Promise<RecentRu
   return (await db.rows(`SELECT ${RECENT_RUN} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRecentRun);
 }
 
-/** The recent runs of the given jobs, newest first per job. */
-async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>): Promise<Map<number, RecentRun[]>> {
+/**
+ * The recent runs of the given jobs, newest first per job, read a day at a time from the day of `at`
+ * back (whole days through the day cache) until `enough` says so or the span is read. A new process
+ * asks the database for a day of 24,000 runs where it once read three.
+ */
+async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>, enough: (runs: Map<number, RecentRun[]>) => boolean): Promise<{ runs: Map<number, RecentRun[]>; from: number }> {
   const out = new Map<number, RecentRun[]>();
-  if (!jobs.size) return out;
   const from = lb.at - LATEST_SECONDS;
+  if (!jobs.size) return { runs: out, from };
   const today = Math.floor(lb.at / DAY);
   const versions = await currentDayVersions(db);
-  // whole days oldest first (each in start order), then today's part
-  const runs: RecentRun[] = [];
-  for (let d = Math.floor(from / DAY); d < today; d++) {
-    const day = await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
-    for (const r of day) if (r.started >= from && jobs.has(r.jobId)) runs.push(r);
+  for (let d = today; d >= Math.floor(from / DAY); d--) {
+    const day = d === today ? await runsBetween(db, Math.max(from, today * DAY), lb.at) : await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
+    for (let i = day.length - 1; i >= 0; i--) {
+      const r = day[i];
+      if (r.started < from || !jobs.has(r.jobId)) continue;
+      let list = out.get(r.jobId);
+      if (!list) out.set(r.jobId, (list = []));
+      list.push(r);
+    }
+    if (d * DAY > from && enough(out)) return { runs: out, from: d * DAY };
   }
-  for (const r of await runsBetween(db, Math.max(from, today * DAY), lb.at)) if (jobs.has(r.jobId)) runs.push(r);
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const r = runs[i];
-    let list = out.get(r.jobId);
-    if (!list) out.set(r.jobId, (list = []));
-    list.push(r);
-  }
-  return out;
+  return { runs: out, from };
 }
 
 /** A probe of one run's outcome costs about as much as reading this many rows of a span. */
@@ -88,19 +92,28 @@ export function readPlan(starts: number[], at: number, rowsPerSecond: number): {
 export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean): Promise<RecentRuns> {
   const jobs = new Set<number>();
   for (const a of asks.values()) for (const j of a.lastFailureDay.keys()) jobs.add(j);
-  const recentRuns = await recentRunsOf(db, lb, jobs);
+  // each test's latest LATEST_RUNS healthy runs on each job it asks about that executed it
+  const countedOn = (runs: RecentRun[] | undefined, testId: number): RecentRun[] => {
+    const out: RecentRun[] = [];
+    for (const r of runs ?? []) {
+      if (r.broken || !executes(r.testSetId, testId)) continue;
+      out.push(r);
+      if (out.length >= LATEST_RUNS) break;
+    }
+    return out;
+  };
+  let waiting = [...asks].flatMap(([testId, ask]) => [...ask.lastFailureDay.keys()].map((jobId) => ({ testId, jobId })));
+  const { runs: recentRuns, from } = await recentRunsOf(db, lb, jobs, (runs) => {
+    waiting = waiting.filter(({ testId, jobId }) => countedOn(runs.get(jobId), testId).length < LATEST_RUNS);
+    return !waiting.length;
+  });
   const latest = new Map<number, Map<number, number[]>>();
   const recentOutcomes = new Map<number, Map<number, number>>();
   const reads: { testId: number; counted: Map<number, RecentRun[]>; rowsPerSecond: number }[] = [];
   for (const [testId, ask] of asks) {
     const counted = new Map<number, RecentRun[]>();
     for (const [jobId, lastFailureDay] of ask.lastFailureDay) {
-      const runs: RecentRun[] = [];
-      for (const r of recentRuns.get(jobId) ?? []) {
-        if (r.broken || !executes(r.testSetId, testId)) continue;
-        runs.push(r);
-        if (runs.length >= LATEST_RUNS) break;
-      }
+      const runs = countedOn(recentRuns.get(jobId), testId);
       if (runs.length && Math.floor(runs[0].started / DAY) * DAY <= lastFailureDay) counted.set(jobId, runs);
     }
     if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
@@ -119,7 +132,12 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     recentOutcomes.set(testId, outcomes);
     latest.set(testId, new Map([...counted].map(([jobId, rs]) => [jobId, rs.map((r) => outcomes.get(r.id) ?? 0)])));
   });
-  return { recentRuns, latest, recentOutcomes };
+  return { recentRuns, recentFrom: from, latest, recentOutcomes };
+}
+
+/** One job's runs of the whole span, newest first: for a streak longer than LATEST_RUNS when the recent runs read stop short of the span. */
+export async function jobRunsOfSpan(db: Database, lb: Lookback, jobId: number): Promise<RecentRun[]> {
+  return (await db.rows(`SELECT ${RECENT_RUN} FROM run r WHERE r.job_id = ? AND r.started >= ? AND r.started < ? ORDER BY r.started DESC, r.id DESC`, [jobId, lb.at - LATEST_SECONDS, lb.at])).map(toRecentRun);
 }
 
 /** The test's outcomes in one job's runs of the whole span (run id -> 1 failed, 2 flaked): for a streak longer than LATEST_RUNS. */

@@ -59,8 +59,9 @@ function healthyRuns(ctx: LookbackContext): JobSetRuns[] {
 export interface HistoryExtras {
   /** the test's outcome in the recent runs looked at (run id -> 1 failed, 2 flaked) */
   recentOutcomes: Map<number, number>;
-  /** the recent runs of the jobs looked at, newest first per job */
+  /** the recent runs of the jobs looked at, newest first per job, since recentFrom */
   recentRuns: Map<number, RecentRun[]>;
+  recentFrom: number;
   lastFailure?: RunRow;
 }
 
@@ -127,7 +128,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay[j] > 0).map((j) => [j, t.lastFailureDay[j]]));
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
-  const { recentOutcomes, recentRuns, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
+  const { recentOutcomes, recentRuns, recentFrom, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })));
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
@@ -151,7 +152,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
         firstSeen: firstSeen.get(testId),
         sameConditionPairs: [],
       },
-      extras: { recentOutcomes: recentOutcomes.get(testId) ?? new Map(), recentRuns, lastFailure: last?.run },
+      extras: { recentOutcomes: recentOutcomes.get(testId) ?? new Map(), recentRuns, recentFrom, lastFailure: last?.run },
     });
   }
   return out;

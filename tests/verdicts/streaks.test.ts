@@ -1,6 +1,6 @@
 // Streaks ("failed the latest 3 runs of a job") read only the runs they are counted on: a span of
 // the test's outcomes, or the runs one by one where a job runs rarely. The cases a generated world
-// seldom has: a streak longer than the runs counted (its start lies further back), a streak on a job
+// seldom has: a streak longer than the runs counted (its start lies further back than the days read for them), a streak on a job
 // that runs once a day beside a job that flakes every other run, and a test judged alone and in a
 // batch with others, which must get the same verdict (the hot list judges hundreds at once, the test
 // page one).
@@ -21,7 +21,7 @@ const F2 = job('4.18-e2e-gcp-every-30m');
 const R = job('4.17-e2e-azure-daily');
 const S = job('4.15-e2e-vsphere-stopped');
 const K = job('4.19-e2e-metal-hourly');
-const LONG = '[sig-apps] fails nearly always, its latest 14 runs in a row';
+const LONG = '[sig-apps] fails nearly always, its latest 20 runs in a row';
 const RARE = '[sig-node] fails the latest 3 runs of a daily job, flakes every other run elsewhere';
 const STOPPED = '[sig-storage] failed the latest 3 runs of a job that stopped running, fails now elsewhere';
 const ONCE = '[sig-cli] failed once, in the last run of the job that stopped';
@@ -37,8 +37,9 @@ function world(): CraftedRun[] {
     const n = Math.ceil((until - first) / step);
     for (let k = 0; k < n; k++) runs.push({ job: name, started: first + k * step, outcomes: outcome(k, n - 1 - k) });
   };
-  // LONG passes its 15th-newest run and a few long before, and fails every other run of F
-  every(F, DAY0 + HOUR, 2 * HOUR, AT, (_, e) => (e === 14 || (e > 14 && e % 30 === 0) ? none : not(LONG)));
+  // LONG passes its 21st-newest run (40 hours back: before the day its latest 10 runs end in) and a
+  // few long before, and fails every other run of F
+  every(F, DAY0 + HOUR, 2 * HOUR, AT, (_, e) => (e === 20 || (e > 20 && e % 30 === 0) ? none : not(LONG)));
   every(F2, DAY0 + 600, HOUR / 2, AT, (k) => (k % 2 === 0 ? not(RARE, 2) : none));
   every(R, DAY0 + 6 * HOUR, DAY, AT, (_, e) => (e < 3 ? not(RARE) : none));
   // S runs at 06:00 and 18:00 until yesterday evening; STOPPED failed there now and then, then its last 3
@@ -91,8 +92,8 @@ describeEachDatabase('streaks', (kind) => {
     expect(v.classification).toBe('broken');
     const entry = (v.evidence.jobs as Record<string, any>[]).find((j) => j.job === F)!;
     expect(entry.failedLatestRuns).toBe(LATEST_RUNS);
-    expect(entry.since).toMatchObject({ job: F, buildId: buildOf(F, 13) });
-    expect(entry.lastPass).toMatchObject({ job: F, buildId: buildOf(F, 14) });
+    expect(entry.since).toMatchObject({ job: F, buildId: buildOf(F, 19) });
+    expect(entry.lastPass).toMatchObject({ job: F, buildId: buildOf(F, 20) });
   });
 
   it('finds a streak on a job that runs once a day beside a job where the test flakes every other run', async () => {
