@@ -81,6 +81,30 @@ export function pgArrayLiteral(values: readonly Param[]): string {
   return `${out}}`;
 }
 
+/**
+ * `query`'s rows for each key (a tuple of integers: a test id, a start...), each row led by its key's
+ * values. On PostgreSQL one statement for all the keys, a LATERAL join over them: a query per test was
+ * a round trip, a parse and a plan each, a third of a computed hot list's time there. On SQLite one
+ * statement per key, the key's values written in (its driver is synchronous: a query costs no trip).
+ * `query(k)` is given the SQL of each key value; its own `?` take `params`.
+ */
+export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[] = []): Promise<unknown[][]> {
+  const out: unknown[][] = [];
+  if (!keys.length) return out;
+  for (const key of keys) for (const v of key) if (!Number.isSafeInteger(v)) throw new Error(`rowsPerKey: not an integer key value: ${v}`);
+  if (sql.dialect === 'postgres') {
+    const cols = keys[0].map((_, i) => `k${i}`);
+    for (let i = 0; i < keys.length; i += 1000) {
+      const chunk = keys.slice(i, i + 1000);
+      const text = `SELECT ${cols.map((c) => `k.${c}`).join(', ')}, x.* FROM unnest(${cols.map(() => '?::int8[]').join(', ')}) AS k(${cols.join(', ')}) CROSS JOIN LATERAL (${query(cols.map((c) => `k.${c}`))}) x`;
+      for (const row of await sql.rows(text, [...cols.map((_, c) => pgArrayLiteral(chunk.map((k) => k[c]))), ...params])) out.push(row);
+    }
+    return out;
+  }
+  for (const key of keys) for (const row of await sql.rows(query(key.map(String)), params)) out.push([...key, ...row]);
+  return out;
+}
+
 /** SELECT ... WHERE key IN (...) over a long list, in chunks. */
 export async function selectIn<T>(sql: Sql, query: (placeholders: string) => string, keys: Param[], chunkSize = 500): Promise<T[]> {
   const out: T[] = [];

@@ -5,7 +5,7 @@
 // has one verdict everywhere. Cached per `at` and version of the data.
 import { bugsForTests } from '../bugs/refs';
 import { iso } from '../history/window';
-import { forEachQuery, selectRowsIn } from '../store/bulk';
+import { forEachQuery, rowsPerKey, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
@@ -103,13 +103,15 @@ const SAME_CONDITION_PROBES = 2;
 /** Flaky and failing tests: their hard failures paired with a healthy run of the same job and payload (else commit) where they passed. */
 async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
   const { db, lookback: lb } = ctx;
-  const failures = new Map<number, RunRow[]>();
-  await forEachQuery(db, tests, async ([id]) => {
-    failures.set(id, (await db.rows(
-      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
-      [id, lb.from, lb.at],
-    )).map(toRunRow));
-  });
+  const failures = new Map<number, RunRow[]>(tests.map(([id]) => [id, []]));
+  const newest = await rowsPerKey(
+    db,
+    tests.map(([id]) => [id]),
+    ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
+    [lb.from, lb.at],
+  );
+  for (const [id, ...row] of newest) failures.get(Number(id))!.push(toRunRow(row));
+  for (const mine of failures.values()) mine.sort((a, b) => b.started - a.started || b.id - a.id);
   const runsLike = await sameConditionRuns(ctx, [...failures.values()].flat());
   await forEachQuery(db, tests, async ([id]) => {
     const mine = failures.get(id)!;

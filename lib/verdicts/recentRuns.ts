@@ -7,7 +7,7 @@
 // list's 100 tests at four times the failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
-import { forEachQuery } from '../store/bulk';
+import { forEachQuery, rowsPerKey } from '../store/bulk';
 import { outcomesIn, RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
@@ -30,6 +30,8 @@ export interface RecentRuns {
   recentRuns: Map<number, RecentRun[]>;
   /** how far back recentRuns go: the span's start, or a later day's once every streak had its runs */
   recentFrom: number;
+  /** every run of each day read (day number -> runs in start order; the day of `at` up to `at`) */
+  days: Map<number, RecentRun[]>;
   /** test -> job -> its outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
   latest: Map<number, Map<number, number[]>>;
   /** test -> run -> 1 failed, 2 flaked, in the runs of `latest` (a run of those not there: passed) */
@@ -46,14 +48,16 @@ async function runsBetween(db: Database, a: number, b: number): Promise<RecentRu
  * back (whole days through the day cache) until `enough` says so or the span is read. A new process
  * asks the database for a day of 24,000 runs where it once read three.
  */
-async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>, enough: (runs: Map<number, RecentRun[]>) => boolean): Promise<{ runs: Map<number, RecentRun[]>; from: number }> {
+async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>, enough: (runs: Map<number, RecentRun[]>) => boolean): Promise<{ runs: Map<number, RecentRun[]>; from: number; days: Map<number, RecentRun[]> }> {
   const out = new Map<number, RecentRun[]>();
+  const days = new Map<number, RecentRun[]>();
   const from = lb.at - LATEST_SECONDS;
-  if (!jobs.size) return { runs: out, from };
+  if (!jobs.size) return { runs: out, from, days };
   const today = Math.floor(lb.at / DAY);
   const versions = await currentDayVersions(db);
   for (let d = today; d >= Math.floor(from / DAY); d--) {
-    const day = d === today ? await runsBetween(db, Math.max(from, today * DAY), lb.at) : await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
+    const day = d === today ? await runsBetween(db, today * DAY, lb.at) : await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
+    days.set(d, day);
     for (let i = day.length - 1; i >= 0; i--) {
       const r = day[i];
       if (r.started < from || !jobs.has(r.jobId)) continue;
@@ -61,9 +65,9 @@ async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>, enoug
       if (!list) out.set(r.jobId, (list = []));
       list.push(r);
     }
-    if (d * DAY > from && enough(out)) return { runs: out, from: d * DAY };
+    if (d * DAY > from && enough(out)) return { runs: out, from: d * DAY, days };
   }
-  return { runs: out, from };
+  return { runs: out, from, days };
 }
 
 /** A probe of one run's outcome costs about as much as reading this many rows of a span. */
@@ -103,7 +107,7 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     return out;
   };
   let waiting = [...asks].flatMap(([testId, ask]) => [...ask.lastFailureDay.keys()].map((jobId) => ({ testId, jobId })));
-  const { runs: recentRuns, from } = await recentRunsOf(db, lb, jobs, (runs) => {
+  const { runs: recentRuns, from, days } = await recentRunsOf(db, lb, jobs, (runs) => {
     waiting = waiting.filter(({ testId, jobId }) => countedOn(runs.get(jobId), testId).length < LATEST_RUNS);
     return !waiting.length;
   });
@@ -118,21 +122,26 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     }
     if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
   }
-  await forEachQuery(db, reads, async ({ testId, counted, rowsPerSecond }) => {
-    const runs = [...counted.values()].flat();
-    const plan = readPlan(runs.map((r) => r.started), lb.at, rowsPerSecond);
-    const wanted = new Set(runs.map((r) => r.id));
-    const outcomes = new Map<number, number>();
-    const keep = (rows: unknown[][]) => {
-      for (const [run, o] of rows) if (wanted.has(Number(run))) outcomes.set(Number(run), Number(o));
-    };
-    if (plan.from < lb.at) keep(await db.rows('SELECT run_id, outcome FROM test_outcome WHERE test_id = ? AND started >= ? AND started < ?', [testId, plan.from, lb.at]));
-    const probed = runs.filter((r) => r.started < plan.from);
-    if (probed.length) keep(await outcomesIn(db, testId, probed));
+  const plans = reads.map((read) => {
+    const runs = [...read.counted.values()].flat();
+    return { ...read, runs, wanted: new Set(runs.map((r) => r.id)), plan: readPlan(runs.map((r) => r.started), lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };
+  });
+  const byTest = new Map(plans.map((p) => [p.testId, p]));
+  const keep = (p: (typeof plans)[number], run: unknown, o: unknown) => {
+    if (p.wanted.has(Number(run))) p.outcomes.set(Number(run), Number(o));
+  };
+  // each test's span in one statement for all of them, then the runs before it probed test by test
+  const spans = plans.filter((p) => p.plan.from < lb.at).map((p) => [p.testId, p.plan.from]);
+  for (const [testId, , run, o] of await rowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at])) keep(byTest.get(Number(testId))!, run, o);
+  await forEachQuery(db, plans, async (p) => {
+    const probed = p.runs.filter((r) => r.started < p.plan.from);
+    if (probed.length) for (const [run, o] of await outcomesIn(db, p.testId, probed)) keep(p, run, o);
+  });
+  for (const { testId, counted, outcomes } of plans) {
     recentOutcomes.set(testId, outcomes);
     latest.set(testId, new Map([...counted].map(([jobId, rs]) => [jobId, rs.map((r) => outcomes.get(r.id) ?? 0)])));
-  });
-  return { recentRuns, recentFrom: from, latest, recentOutcomes };
+  }
+  return { recentRuns, recentFrom: from, days, latest, recentOutcomes };
 }
 
 /** One job's runs of the whole span, newest first: for a streak longer than LATEST_RUNS when the recent runs read stop short of the span. */

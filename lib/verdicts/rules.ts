@@ -123,8 +123,18 @@ const variantKey = (j: JobSeries) => `${j.release ?? ''}|${j.platform ?? ''}|${j
 export const sliceLabel = (s: { release: string; platform: string; upgrade: boolean; job?: string }): string =>
   s.job ?? [s.release || 'unversioned', s.platform || 'any platform', ...(s.upgrade ? ['upgrade'] : [])].join(' ');
 
-/** The variant slices (release, platform, upgrade), then each job with enough runs of its own. */
+/**
+ * The variant slices (release, platform, upgrade), then each job with enough runs of its own. Kept per
+ * history's jobs: a verdict is judged again once the evidence's pairs or broken runs are read.
+ */
+const slicesByJobs = new WeakMap<JobSeries[], Slice[]>();
 function slicesOf(h: TestHistory): Slice[] {
+  let out = slicesByJobs.get(h.jobs);
+  if (!out) slicesByJobs.set(h.jobs, (out = slicesOfJobs(h)));
+  return out;
+}
+
+function slicesOfJobs(h: TestHistory): Slice[] {
   const n = h.lookback.buckets;
   const variants = new Map<string, Slice>();
   const jobs: Slice[] = [];

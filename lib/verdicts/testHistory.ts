@@ -5,7 +5,7 @@
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
 import { membersWanted, runCells, runsPerJobSet, testJobDays, type JobSetRuns, type RunCell } from '../history/rollupWindow';
-import { forEachQuery } from '../store/bulk';
+import { forEachQuery, rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
 import { loadTestSets, type TestSetMembers } from '../store/testSets';
 import { dataVersion } from '../store/rollups';
@@ -128,8 +128,8 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay[j] > 0).map((j) => [j, t.lastFailureDay[j]]));
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
-  const { recentOutcomes, recentRuns, recentFrom, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
-  const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })));
+  const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
+  const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })), days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
   for (const [testId, t] of perTest) {
@@ -160,25 +160,54 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
 
 /**
  * Each test's latest failure or flake in a healthy run (in the day its last one fell on) and the
- * healthy runs that executed it since: whole days from the cells, that day's rest from the runs.
+ * healthy runs that executed it since: whole days from the cells, that day's rest from its runs (in
+ * memory where the streaks read that day, else counted per test set).
  */
-async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[]): Promise<Map<number, { run: RunRow; runsSince: number }>> {
+async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[], daysRead: Map<number, RecentRun[]>): Promise<Map<number, { run: RunRow; runsSince: number }>> {
   const out = new Map<number, { run: RunRow; runsSince: number }>();
   const { lookback: lb } = ctx;
-  await forEachQuery(ctx.db, tests, async ({ id, day }) => {
-    const dayStart = Math.max(lb.from, (lb.firstCell + day) * 86_400);
-    const dayEnd = Math.min(lb.at, (lb.firstCell + day + 1) * 86_400);
-    const row = (await ctx.db.rows(
-      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
-      [id, dayStart, dayEnd],
-    ))[0];
-    if (!row) return;
-    const run = toRunRow(row);
+  const bounds = (day: number) => [Math.max(lb.from, (lb.firstCell + day) * 86_400), Math.min(lb.at, (lb.firstCell + day + 1) * 86_400)];
+  const dayOf = new Map(tests.map((t) => [t.id, t.day]));
+  // the tests of each day in one statement (PostgreSQL plans only that day's partitions)
+  const last = new Map<number, RunRow>();
+  for (const day of new Set(tests.map((t) => t.day))) {
+    const ids = tests.filter((t) => t.day === day).map((t) => [t.id]);
+    const rows = await rowsPerKey(
+      ctx.db,
+      ids,
+      ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
+      bounds(day),
+    );
+    for (const [id, ...row] of rows) last.set(Number(id), toRunRow(row));
+  }
+  await forEachQuery(ctx.db, [...last], async ([id, run]) => {
+    const day = dayOf.get(id)!;
+    const dayEnd = bounds(day)[1];
     let runsSince = 0;
     for (const g of healthyRuns(ctx)) if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
-    const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
-    for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
+    const read = daysRead.get(lb.firstCell + day);
+    if (read) {
+      for (let i = firstAfter(read, run.started); i < read.length && read[i].started < dayEnd; i++) {
+        const r = read[i];
+        if (!r.broken && executedIn(ctx, r.testSetId, id)) runsSince++;
+      }
+    } else {
+      const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
+      for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
+    }
     out.set(id, { run, runsSince });
   });
   return out;
+}
+
+/** The first of runs (in start order) that started after `t`. */
+function firstAfter(runs: RecentRun[], t: number): number {
+  let lo = 0;
+  let hi = runs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (runs[mid].started <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
