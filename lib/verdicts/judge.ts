@@ -9,7 +9,7 @@ import { forEachQuery, rowsPerKey, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
-import { BROKEN_SQL, outcomesIn, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { BROKEN_SQL, outcomesOfTests, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { jobRunsOfSpan, LATEST_RUNS, LATEST_SECONDS, outcomesOnJob } from './recentRuns';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
@@ -113,38 +113,42 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   for (const [id, ...row] of newest) failures.get(Number(id))!.push(toRunRow(row));
   for (const mine of failures.values()) mine.sort((a, b) => b.started - a.started || b.id - a.id);
   const runsLike = await sameConditionRuns(ctx, [...failures.values()].flat());
-  await forEachQuery(db, tests, async ([id]) => {
-    const mine = failures.get(id)!;
-    // each failure's group: the runs under its condition that ran this test, in start order
-    const ran = new Map(mine.map((f) => {
-      const on = conditionOf(f);
-      return [f, on ? (runsLike.get(conditionKey(f, on)) ?? []).filter((r) => executedIn(ctx, r.testSetId, id)) : []];
-    }));
-    // whether the test passed in each run looked at (its failures it did not); for each failure, its
-    // group's runs in start order up to the first pass: a few probes each, more where all of those failed
-    const passedIn = new Map<number, boolean>(mine.map((f) => [f.id, false]));
-    const firstPass = (f: RunRow) => ran.get(f)!.find((r) => passedIn.get(r.id));
-    for (let probes = SAME_CONDITION_PROBES; ; probes *= 2) {
+  // each failure's group: the runs under its condition that ran its test, in start order
+  const groups = new Map(tests.map(([id]) => [id, new Map(failures.get(id)!.map((f) => {
+    const on = conditionOf(f);
+    return [f, on ? (runsLike.get(conditionKey(f, on)) ?? []).filter((r) => executedIn(ctx, r.testSetId, id)) : []];
+  }))]));
+  // whether each test passed in each run looked at (its failures it did not); for each failure, its
+  // group's runs in start order up to the first pass: a few probes each, more where all of those
+  // failed, every test's probes of a round read together
+  const passedIn = new Map(tests.map(([id]) => [id, new Map<number, boolean>(failures.get(id)!.map((f) => [f.id, false]))]));
+  const firstPass = (id: number, f: RunRow) => groups.get(id)!.get(f)!.find((r) => passedIn.get(id)!.get(r.id));
+  for (let probes = SAME_CONDITION_PROBES; ; probes *= 2) {
+    const asks = new Map<number, RunRow[]>();
+    for (const [id, ran] of groups) {
       const ask = new Map<number, RunRow>();
-      for (const f of mine) {
-        if (firstPass(f)) continue;
-        for (const r of ran.get(f)!.filter((x) => !passedIn.has(x.id)).slice(0, probes)) ask.set(r.id, r);
+      for (const [f, group] of ran) {
+        if (firstPass(id, f)) continue;
+        for (const r of group.filter((x) => !passedIn.get(id)!.has(x.id)).slice(0, probes)) ask.set(r.id, r);
       }
-      if (!ask.size) break;
-      const notPassed = new Set((await outcomesIn(db, id, [...ask.values()])).map(([r]) => Number(r)));
-      for (const r of ask.keys()) passedIn.set(r, !notPassed.has(r));
+      if (ask.size) asks.set(id, [...ask.values()]);
     }
+    if (!asks.size) break;
+    const notPassed = new Set((await outcomesOfTests(db, asks)).map(([t, r]) => `${t}|${r}`));
+    for (const [id, runs] of asks) for (const r of runs) passedIn.get(id)!.set(r.id, !notPassed.has(`${id}|${r.id}`));
+  }
+  for (const [id] of tests) {
     const pairs: SameConditionPair[] = [];
-    for (const f of mine) {
-      const passed = firstPass(f);
+    for (const f of failures.get(id)!) {
+      const passed = firstPass(id, f);
       const on = conditionOf(f);
       if (passed && on) pairs.push({ job: ctx.jobs.get(f.jobId)?.name ?? '', on, value: conditionValue(f, on), failed: f.buildId, passed: passed.buildId });
     }
-    if (!pairs.length) return;
+    if (!pairs.length) continue;
     const j = judged.get(id)!;
     j.history.sameConditionPairs = pairs;
     j.verdict = judge(j.history);
-  });
+  }
 }
 
 /** Runs looked at per job and payload (or commit) for a pass under the same condition. */

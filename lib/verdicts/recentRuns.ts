@@ -7,8 +7,8 @@
 // list's 100 tests at four times the failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
-import { forEachQuery, rowsPerKey } from '../store/bulk';
-import { outcomesIn, RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
+import { rowsPerKey } from '../store/bulk';
+import { outcomesOfTests, RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import type { Lookback } from './lookback';
 
@@ -130,13 +130,11 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   const keep = (p: (typeof plans)[number], run: unknown, o: unknown) => {
     if (p.wanted.has(Number(run))) p.outcomes.set(Number(run), Number(o));
   };
-  // each test's span in one statement for all of them, then the runs before it probed test by test
+  // each test's span in one statement for all of them, then the runs before it probed
   const spans = plans.filter((p) => p.plan.from < lb.at).map((p) => [p.testId, p.plan.from]);
   for (const [testId, , run, o] of await rowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at])) keep(byTest.get(Number(testId))!, run, o);
-  await forEachQuery(db, plans, async (p) => {
-    const probed = p.runs.filter((r) => r.started < p.plan.from);
-    if (probed.length) for (const [run, o] of await outcomesIn(db, p.testId, probed)) keep(p, run, o);
-  });
+  const probed = new Map(plans.map((p) => [p.testId, p.runs.filter((r) => r.started < p.plan.from)]));
+  for (const [testId, run, o] of await outcomesOfTests(db, probed)) keep(byTest.get(Number(testId))!, run, o);
   for (const { testId, counted, outcomes } of plans) {
     recentOutcomes.set(testId, outcomes);
     latest.set(testId, new Map([...counted].map(([jobId, rs]) => [jobId, rs.map((r) => outcomes.get(r.id) ?? 0)])));

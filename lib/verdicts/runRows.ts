@@ -1,4 +1,5 @@
 // The runs a verdict's evidence may name, as the verdict code reads them from the run table.
+import { rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
 import { RULES } from './rules';
 
@@ -43,5 +44,20 @@ export async function outcomesIn(db: Database, testId: number, runs: { id: numbe
     const rows = await db.rows(`SELECT run_id, outcome FROM test_outcome WHERE test_id = ${Math.floor(testId)} AND started IN (${starts}) AND run_id IN (${chunk.map(() => '?').join(', ')})`, chunk.map((r) => r.id));
     for (const row of rows) out.push(row);
   }
+  return out;
+}
+
+/**
+ * Each test's outcomes ([test_id, run_id, outcome]) in the runs given for it, those where it did not
+ * pass: on PostgreSQL every test's in one statement (a primary-key probe each), on SQLite outcomesIn
+ * per test.
+ */
+export async function outcomesOfTests(db: Database, asks: Map<number, { id: number; started: number }[]>): Promise<unknown[][]> {
+  if (db.dialect === 'postgres') {
+    const keys = [...asks].flatMap(([test, runs]) => runs.map((r) => [test, r.id, Math.floor(r.started)]));
+    return (await rowsPerKey(db, keys, ([test, run, started]) => `SELECT outcome FROM test_outcome WHERE run_id = ${run} AND test_id = ${test} AND started = ${started}`)).map(([test, run, , outcome]) => [test, run, outcome]);
+  }
+  const out: unknown[][] = [];
+  for (const [test, runs] of asks) for (const [run, outcome] of await outcomesIn(db, test, runs)) out.push([test, run, outcome]);
   return out;
 }
