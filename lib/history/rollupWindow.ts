@@ -18,6 +18,13 @@ export interface Counts {
 
 const idList = (ids: Iterable<number>) => [...ids].join(', ');
 
+/**
+ * What a range of time's rows of every test are grouped by: on SQLite `+test_id`, which keeps its
+ * planner off a skip scan of the (test_id, time) index, 3,000 seeks (an hour of every test's rows:
+ * 100 ms cold, 10 ms through the time index).
+ */
+const byTestInTime = (db: Database) => (db.dialect === 'sqlite' ? '+test_id' : 'test_id');
+
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
   const c = m.get(k);
   if (c) {
@@ -37,15 +44,30 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const s = spansOf(from, to);
   // a few tests' totals (a window before a page's) are read through the tests' own index
   const read = (query: (testWhere: string) => string) => (only ? selectRowsIn(db, (p) => query(` AND test_id IN (${p})`), only) : db.rows(query('')));
-  const add = (rows: unknown[][]) => {
-    for (const [t, f, fl] of rows) bump(out, Number(t), Number(f), Number(fl));
+  const add = (rows: unknown[][], sign: number) => {
+    for (const [t, f, fl] of rows) bump(out, Number(t), sign * Number(f), sign * Number(fl));
   };
-  const reads = [
-    ...(s.days ? [read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${s.days![0]} AND day < ${s.days![1]}${w} GROUP BY test_id`)] : []),
-    ...s.hours.map(([a, b]) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`)),
-    ...s.raw.map(([a, b]) => read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`)),
-  ];
-  for (const rows of await Promise.all(reads)) add(rows);
+  const g = only ? 'test_id' : byTestInTime(db);
+  const days = (d0: number, d1: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
+  const hours = (a: number, b: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY ${g}`);
+  // [rows, +1 or -1]: most of a day's hours as the day less its other hours (a twentieth of the rows)
+  const reads: Promise<[unknown[][], number]>[] = [];
+  const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
+  if (s.days) plus(days(s.days[0], s.days[1]));
+  for (const [a, b] of s.hours) {
+    const h0 = Math.floor((a * HOUR) / DAY) * (DAY / HOUR);
+    if (b - a <= 12) plus(hours(a, b));
+    else {
+      plus(days(h0 / (DAY / HOUR), h0 / (DAY / HOUR) + 1));
+      if (a > h0) plus(hours(h0, a), -1);
+      if (b < h0 + DAY / HOUR) plus(hours(b, h0 + DAY / HOUR), -1);
+    }
+  }
+  for (const [a, b] of s.raw) {
+    plus(read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY ${g}`));
+  }
+  for (const [rows, sign] of await Promise.all(reads)) add(rows, sign);
+  for (const [t, c] of out) if (!c.failed && !c.flaked) out.delete(t);
   return out;
 }
 
@@ -79,7 +101,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
       }
       return [[...sums.values()].flat()];
     },
-    part: (a, b) => read((w) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
+    part: (a, b) => read((w) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY ${only ? 'test_id' : byTestInTime(db)}`),
   });
   forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
