@@ -4,6 +4,7 @@
 // is today's rollup row and no outcome is read at all; exact for any `at` either way. Rows travel
 // flattened, `width` numbers each (a fortnight of a hot list's tests per job is 430,000 of them).
 import type { Database } from '../store/db';
+import { currentDayVersions } from './dayCache';
 import { DAY, HOUR } from './spans';
 
 /** Rows of `width` numbers flattened, [...key, day number, ...values] each; a row's bucket starts at max(clip, its day's start). */
@@ -21,6 +22,27 @@ export interface DayRollup {
   width: number;
   whole: (d0: number, d1: number) => Promise<ArrayLike<number>[]>;
   part: (a: number, b: number) => Promise<unknown[][]>;
+  /**
+   * What the rows are (the rollup and its ids), when the same partial day is often asked for again:
+   * a hot list's verdicts and its page's window both end in the day of `at` so far.
+   */
+  memo?: string;
+}
+
+/** Partial days read lately, by rollup, range and the day's version (a read in flight is joined). */
+const partials = new Map<string, Promise<ArrayLike<number>>>();
+const PARTIALS_KEPT = 8;
+
+async function memoized(db: Database, key: string | undefined, day: number, read: () => Promise<ArrayLike<number>>): Promise<ArrayLike<number>> {
+  if (!key) return read();
+  const k = `${db.url}|${key}|${(await currentDayVersions(db)).get(day) ?? '0'}`;
+  let p = partials.get(k);
+  if (!p) {
+    if (partials.size >= PARTIALS_KEPT) partials.delete(partials.keys().next().value!);
+    partials.set(k, (p = read()));
+    p.catch(() => partials.delete(k));
+  }
+  return p;
 }
 
 /**
@@ -57,9 +79,12 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
     const day = Math.floor(a / DAY);
     const start = day * DAY;
     const end = start + DAY;
-    const [inside, before, after] = await runsEstimate(db, day, [[a, b], [start, a], [b, end]]);
-    if (!inside) return [];
-    return [{ cells: before + after >= inside ? flatten(await r.part(a, b)) : await dayLess(r, day, [[start, a], [b, end]]), clip: a }];
+    const cells = await memoized(db, r.memo && `${r.memo}|${a}|${b}`, day, async () => {
+      const [inside, before, after] = await runsEstimate(db, day, [[a, b], [start, a], [b, end]]);
+      if (!inside) return [];
+      return before + after >= inside ? flatten(await r.part(a, b)) : dayLess(r, day, [[start, a], [b, end]]);
+    });
+    return cells.length ? [{ cells, clip: a }] : [];
   };
   const parts = d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
   return (await Promise.all([whole(), ...parts.map(partial)])).flat();

@@ -128,6 +128,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
   return new JobCells(await dayRollupChunks(db, from, to, {
     keyLength: 2,
     width: 7,
+    memo: `test job days ${testIds.join(',')}`,
     whole: (d0, d1) => cachedDays(db, TEST_JOB_DAYS.name, 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids), TEST_JOB_DAYS),
     // the broken runs of the part, a few, looked up as a set: not a join of every outcome to its run
     part: (a, b) => {
