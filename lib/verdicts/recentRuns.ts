@@ -1,10 +1,11 @@
 // A job's latest runs and a test's outcome in them, for streaks ("failed its last 4 runs") and the
 // runs a streak's evidence names. Runs are looked for in the last LATEST_SECONDS before `at`, a day at
 // a time from `at` back until every streak has its runs: their whole days come from memory while the
-// day version stands (lib/history/dayCache.ts), only today's part from the database. Outcomes are read only for the runs a streak is counted on, each test's
-// latest LATEST_RUNS healthy runs of the jobs where it may be failing now: at 24,000 runs a day those
-// are the last few hours of most jobs, where the span's three days held 1.4 million outcomes of a hot
-// list's 100 tests at four times the failure density.
+// day version stands (lib/history/dayCache.ts), only today's part from the database. Outcomes are
+// read only for the runs a streak is counted on, each test's latest LATEST_RUNS healthy runs of the
+// jobs where it may be failing now: at 24,000 runs a day those are the last few hours of most jobs,
+// where the span's three days held 1.4 million outcomes of a hot list's 100 tests at four times the
+// failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
 import { rowsPerKey } from '../store/bulk';
