@@ -1,10 +1,13 @@
 // The CLI writes all of its output whatever it writes to: a pipe read slowly (exiting at once had cut
-// an answer at the pipe's 64 KiB) and a file.
+// an answer at the pipe's 64 KiB) and a file. A hot list it computes (another time, a filter: no
+// standing answer) is the answer hotlist() gives in process.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hotlist, parseHotlistQuery } from '../../lib/answers/hotlist';
+import { closeDatabase, openDatabase } from '../../lib/store/db';
 import { TEST_WORLD_END, worldDatabaseUrl } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -33,5 +36,23 @@ describe('CLI output', () => {
     fs.closeSync(fd);
     expect(r.status).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(piped);
+  }, 120_000);
+
+  it('computes the hot list hotlist() gives in process, whatever the filter and time', async () => {
+    const db = await worldDatabaseUrl();
+    const at = new Date(TEST_WORLD_END.getTime() - 29 * 3600_000 - 17 * 60_000).toISOString();
+    const conn = await openDatabase(db);
+    try {
+      for (const params of [{ window: '7d', at }, { window: '24h', at, release: '4.2' }, { window: '14d', at: TEST_WORLD_END.toISOString(), platform: 'aws', limit: '7' }] as Record<string, string>[]) {
+        const flags = Object.entries(params).flatMap(([k, v]) => [`--${k}`, v]);
+        const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), 'hotlist', ...flags, '--json', '--db', db], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+        expect(r.status, r.stderr).toBe(0);
+        const cli = JSON.parse(r.stdout);
+        expect(cli.items.length, JSON.stringify(params)).toBeGreaterThan(0);
+        expect(cli, JSON.stringify(params)).toEqual(JSON.parse(JSON.stringify(await hotlist(conn, parseHotlistQuery(params)))));
+      }
+    } finally {
+      await closeDatabase(conn);
+    }
   }, 120_000);
 });
