@@ -86,7 +86,9 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
     });
     return cells.length ? [{ cells, clip: a }] : [];
   };
-  const parts = d0 < d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
+  // a range inside one day is one part; else the part before its first midnight and the part after its
+  // last (a 24h window not ending at midnight has no whole day, but two parts)
+  const parts = d0 <= d1 ? [[from, d0 * DAY], [d1 * DAY, to]] : [[from, to]];
   return (await Promise.all([whole(), ...parts.map(partial)])).flat();
 }
 

@@ -8,7 +8,7 @@ import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from '.
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, flatten, forEachRow, type RowChunk } from './dayRollup';
 import type { TestSetMembers } from '../store/testSets';
-import { DAY, HOUR, spansOf } from './spans';
+import { DAY, HOUR, hoursByDay, spansOf } from './spans';
 import { zeros } from './series';
 
 export interface Counts {
@@ -54,7 +54,7 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const reads: Promise<[unknown[][], number]>[] = [];
   const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
   if (s.days) plus(days(s.days[0], s.days[1]));
-  for (const [a, b] of s.hours) {
+  for (const [a, b] of hoursByDay(s.hours)) {
     const h0 = Math.floor((a * HOUR) / DAY) * (DAY / HOUR);
     if (b - a <= 12) plus(hours(a, b));
     else {
@@ -161,22 +161,48 @@ export interface RunCell {
 export async function runCells(db: Database, from: number, to: number, bucket: typeof DAY | typeof HOUR = DAY): Promise<RunCell[]> {
   const out: RunCell[] = [];
   const s = spansOf(from, to);
-  const push = (rows: unknown[][], unit: number) => {
-    for (const [j, set, at, n, b] of rows) out.push({ jobId: Number(j), setId: Number(set), at: Math.floor((Number(at) * unit) / bucket) * bucket, runs: Number(n), broken: Number(b) });
+  const push = (rows: unknown[][], unit: number, sign: number) => {
+    for (const [j, set, at, n, b] of rows) out.push({ jobId: Number(j), setId: Number(set), at: Math.floor((Number(at) * unit) / bucket) * bucket, runs: sign * Number(n), broken: sign * Number(b) });
   };
-  // [rows, seconds in their bucket column's unit], read at once
-  const reads: Promise<[unknown[][], number]>[] = [];
-  const read = (unit: number, sql: string, params: number[]) => reads.push(db.rows(sql, params).then((rows) => [rows, unit]));
+  // [rows, seconds in their bucket column's unit, +1 or -1], read at once
+  const reads: Promise<[unknown[][], number, number]>[] = [];
+  const read = (unit: number, sql: string, params: number[], sign = 1) => reads.push(db.rows(sql, params).then((rows) => [rows, unit, sign]));
+  const days = (d0: number, d1: number) => read(DAY, 'SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', [d0, d1]);
+  const hours = (a: number, b: number, sign = 1) => read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b], sign);
   if (s.days) {
-    if (bucket === DAY) read(DAY, 'SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', s.days);
-    else read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [(s.days[0] * DAY) / HOUR, (s.days[1] * DAY) / HOUR]);
+    if (bucket === DAY) days(s.days[0], s.days[1]);
+    else hours((s.days[0] * DAY) / HOUR, (s.days[1] * DAY) / HOUR);
   }
-  for (const [a, b] of s.hours) read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b]);
+  // in day buckets, most of a day's hours as the day less its other hours (a window's first day at an
+  // `at` of 02:30 is 21 hours of 1,400 jobs and test sets)
+  let less = false;
+  for (const [a, b] of hoursByDay(s.hours)) {
+    const h0 = Math.floor((a * HOUR) / DAY) * (DAY / HOUR);
+    if (bucket === HOUR || b - a <= 12) hours(a, b);
+    else {
+      less = true;
+      days(h0 / (DAY / HOUR), h0 / (DAY / HOUR) + 1);
+      if (a > h0) hours(h0, a, -1);
+      if (b < h0 + DAY / HOUR) hours(b, h0 + DAY / HOUR, -1);
+    }
+  }
   for (const [a, b] of s.raw) {
     read(HOUR, `SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]);
   }
-  for (const [rows, unit] of await Promise.all(reads)) push(rows, unit);
-  return out;
+  for (const [rows, unit, sign] of await Promise.all(reads)) push(rows, unit, sign);
+  return less ? netCells(out) : out;
+}
+
+/** Cells of the same job, test set and bucket summed, those left at nothing dropped. */
+function netCells(cells: RunCell[]): RunCell[] {
+  const byKey = new Map<string, RunCell>();
+  for (const c of cells) {
+    const k = `${c.jobId}|${c.setId}|${c.at}`;
+    const got = byKey.get(k);
+    if (got) [got.runs, got.broken] = [got.runs + c.runs, got.broken + c.broken];
+    else byKey.set(k, { ...c });
+  }
+  return [...byKey.values()].filter((c) => c.runs || c.broken);
 }
 
 /** A job and test set's runs per bucket. */

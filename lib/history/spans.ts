@@ -12,6 +12,14 @@ export interface Spans {
   raw: [number, number][];
 }
 
+/** Hour ranges [a, b) cut at each UTC day's start: a range of `spansOf` may cross midnight. */
+export function hoursByDay(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  const perDay = DAY / HOUR;
+  for (const [a, b] of ranges) for (let x = a; x < b; x = (Math.floor(x / perDay) + 1) * perDay) out.push([x, Math.min(b, (Math.floor(x / perDay) + 1) * perDay)]);
+  return out;
+}
+
 export function spansOf(from: number, to: number): Spans {
   const out: Spans = { days: null, hours: [], raw: [] };
   if (to <= from) return out;

@@ -4,7 +4,7 @@
 // the same ranges are its newest outcomes as a full sort gives them, ties and all.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { causeExamples, causeJobDays } from '../../lib/history/causeWindow';
-import { testJobDays, testSignaturePairs, testTotals } from '../../lib/history/rollupWindow';
+import { runCells, testJobDays, testSignaturePairs, testTotals } from '../../lib/history/rollupWindow';
 import { DAY, HOUR } from '../../lib/history/spans';
 import { openDatabase, type Database } from '../../lib/store/db';
 import { TEST_WORLD_END, worldDatabaseUrl } from '../helpers/world';
@@ -24,6 +24,8 @@ const ranges = (): [string, number, number][] => [
   ['most of one day (the day less its rest)', today - 3 * DAY + 2 * HOUR, today - 3 * DAY + 21 * HOUR],
   ['a little of one day (its runs)', today - 2 * DAY + 7 * HOUR, today - 2 * DAY + 9 * HOUR + 30 * 60],
   ['whole days', today - 6 * DAY, today - 2 * DAY],
+  ['a day to a past half hour, its hours across midnight (a 24h window)', today - 2 * DAY + 9 * HOUR + 30 * 60, today - DAY + 8 * HOUR + 30 * 60],
+  ['a few hours across midnight', today - DAY + 20 * HOUR + 10 * 60, today + 3 * HOUR + 50 * 60],
   ['after the last run', latest + 1, latest + 2 * HOUR],
 ];
 
@@ -86,6 +88,19 @@ describe('day rollups over any range', () => {
           expect(summed(got, 1), what).toEqual(summed(want, 1));
           if (label.startsWith('now') || label.startsWith('most')) expect(want.length, what).toBeGreaterThan(0);
         }
+      }
+    }
+  });
+
+  it('hold what the runs hold for runs per job, test set and day or hour', async () => {
+    for (const [label, from, to] of ranges()) {
+      for (const bucket of [DAY, HOUR]) {
+        const got = (await runCells(db, from, to, bucket)).map((c) => [c.jobId, c.setId, c.at, c.runs, c.broken]);
+        const want = num(await db.rows(
+          `SELECT r.job_id, COALESCE(r.test_set_id, 0), (r.started / ${bucket}) * ${bucket}, COUNT(*), SUM(CASE WHEN ${BROKEN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${bucket}`,
+          [from, to],
+        ));
+        expect(summed(got, 3), `${label}, ${bucket === DAY ? 'days' : 'hours'}`).toEqual(summed(want, 3));
       }
     }
   });
