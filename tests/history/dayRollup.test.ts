@@ -94,7 +94,7 @@ describe('day rollups over any range', () => {
 
   it('hold what the runs hold for runs per job, test set and day or hour', async () => {
     for (const [label, from, to] of ranges()) {
-      for (const bucket of [DAY, HOUR]) {
+      for (const bucket of [DAY, HOUR] as const) {
         const got = (await runCells(db, from, to, bucket)).map((c) => [c.jobId, c.setId, c.at, c.runs, c.broken]);
         const want = num(await db.rows(
           `SELECT r.job_id, COALESCE(r.test_set_id, 0), (r.started / ${bucket}) * ${bucket}, COUNT(*), SUM(CASE WHEN ${BROKEN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${bucket}`,
