@@ -8,7 +8,7 @@ import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from '.
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, flatten, forEachRow, type RowChunk } from './dayRollup';
 import type { TestSetMembers } from '../store/testSets';
-import { DAY, HOUR, hoursByDay, spansOf } from './spans';
+import { DAY, HOUR, hoursAsDays, spansOf } from './spans';
 import { zeros } from './series';
 
 export interface Counts {
@@ -54,15 +54,10 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const reads: Promise<[unknown[][], number]>[] = [];
   const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
   if (s.days) plus(days(s.days[0], s.days[1]));
-  for (const [a, b] of hoursByDay(s.hours)) {
-    const h0 = Math.floor((a * HOUR) / DAY) * (DAY / HOUR);
-    if (b - a <= 12) plus(hours(a, b));
-    else {
-      plus(days(h0 / (DAY / HOUR), h0 / (DAY / HOUR) + 1));
-      if (a > h0) plus(hours(h0, a), -1);
-      if (b < h0 + DAY / HOUR) plus(hours(b, h0 + DAY / HOUR), -1);
-    }
-  }
+  const h = hoursAsDays(s.hours);
+  for (const [a, b] of h.hours) plus(hours(a, b));
+  for (const d of h.days) plus(days(d, d + 1));
+  for (const [a, b] of h.less) plus(hours(a, b), -1);
   for (const [a, b] of s.raw) {
     plus(read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY ${g}`));
   }
@@ -175,17 +170,11 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   }
   // in day buckets, most of a day's hours as the day less its other hours (a window's first day at an
   // `at` of 02:30 is 21 hours of 1,400 jobs and test sets)
-  let less = false;
-  for (const [a, b] of hoursByDay(s.hours)) {
-    const h0 = Math.floor((a * HOUR) / DAY) * (DAY / HOUR);
-    if (bucket === HOUR || b - a <= 12) hours(a, b);
-    else {
-      less = true;
-      days(h0 / (DAY / HOUR), h0 / (DAY / HOUR) + 1);
-      if (a > h0) hours(h0, a, -1);
-      if (b < h0 + DAY / HOUR) hours(b, h0 + DAY / HOUR, -1);
-    }
-  }
+  const h = bucket === DAY ? hoursAsDays(s.hours) : { hours: s.hours, days: [], less: [] };
+  for (const [a, b] of h.hours) hours(a, b);
+  for (const d of h.days) days(d, d + 1);
+  for (const [a, b] of h.less) hours(a, b, -1);
+  const less = h.less.length > 0;
   for (const [a, b] of s.raw) {
     read(HOUR, `SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]);
   }

@@ -12,11 +12,26 @@ export interface Spans {
   raw: [number, number][];
 }
 
-/** Hour ranges [a, b) cut at each UTC day's start: a range of `spansOf` may cross midnight. */
-export function hoursByDay(ranges: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
+/**
+ * Hour ranges as a per-hour rollup is read cheapest beside its per-day one: cut at each midnight (a
+ * range of `spansOf` may cross one), and more than half of a day's hours as the whole day (`days`)
+ * less its other hours (`less`); `hours` are read as they are.
+ */
+export function hoursAsDays(ranges: [number, number][]): { hours: [number, number][]; days: number[]; less: [number, number][] } {
+  const out = { hours: [] as [number, number][], days: [] as number[], less: [] as [number, number][] };
   const perDay = DAY / HOUR;
-  for (const [a, b] of ranges) for (let x = a; x < b; x = (Math.floor(x / perDay) + 1) * perDay) out.push([x, Math.min(b, (Math.floor(x / perDay) + 1) * perDay)]);
+  for (const [from, to] of ranges) {
+    for (let a = from; a < to; a = (Math.floor(a / perDay) + 1) * perDay) {
+      const h0 = Math.floor(a / perDay) * perDay;
+      const b = Math.min(to, h0 + perDay);
+      if (b - a <= perDay / 2) out.hours.push([a, b]);
+      else {
+        out.days.push(h0 / perDay);
+        if (a > h0) out.less.push([h0, a]);
+        if (b < h0 + perDay) out.less.push([b, h0 + perDay]);
+      }
+    }
+  }
   return out;
 }
 
