@@ -25,6 +25,15 @@ const idList = (ids: Iterable<number>) => [...ids].join(', ');
  */
 const byTestInTime = (db: Database) => (db.dialect === 'sqlite' ? '+test_id' : 'test_id');
 
+/**
+ * Reads a query of every test, or of `only` a few (a page's window before) through the tests' own
+ * index; `query` is given the tests' condition and what to group a range of time's rows by.
+ */
+function testsReader(db: Database, only: number[] | undefined): (query: (testWhere: string, groupBy: string) => string) => Promise<unknown[][]> {
+  if (only) return (query) => selectRowsIn(db, (p) => query(` AND test_id IN (${p})`, 'test_id'), only);
+  return (query) => db.rows(query('', byTestInTime(db)));
+}
+
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
   const c = m.get(k);
   if (c) {
@@ -42,14 +51,12 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   if (jobs) return jobTestTotals(db, from, to, jobs, only);
   const out = new Map<number, Counts>();
   const s = spansOf(from, to);
-  // a few tests' totals (a window before a page's) are read through the tests' own index
-  const read = (query: (testWhere: string) => string) => (only ? selectRowsIn(db, (p) => query(` AND test_id IN (${p})`), only) : db.rows(query('')));
+  const read = testsReader(db, only);
   const add = (rows: unknown[][], sign: number) => {
     for (const [t, f, fl] of rows) bump(out, Number(t), sign * Number(f), sign * Number(fl));
   };
-  const g = only ? 'test_id' : byTestInTime(db);
   const days = (d0: number, d1: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
-  const hours = (a: number, b: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY ${g}`);
+  const hours = (a: number, b: number) => read((w, g) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY ${g}`);
   // [rows, +1 or -1]: most of a day's hours as the day less its other hours (a twentieth of the rows)
   const reads: Promise<[unknown[][], number]>[] = [];
   const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
@@ -59,7 +66,7 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   for (const d of h.days) plus(days(d, d + 1));
   for (const [a, b] of h.less) plus(hours(a, b), -1);
   for (const [a, b] of s.raw) {
-    plus(read((w) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY ${g}`));
+    plus(read((w, g) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY ${g}`));
   }
   for (const [rows, sign] of await Promise.all(reads)) add(rows, sign);
   for (const [t, c] of out) if (!c.failed && !c.flaked) out.delete(t);
@@ -76,7 +83,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
   const out = new Map<number, Counts>();
   if (!jobs.size) return out;
   const jobWhere = `job_id IN (${idList(jobs)})`;
-  const read = (query: (testWhere: string) => string) => (only ? selectRowsIn(db, (p) => query(` AND test_id IN (${p})`), only) : db.rows(query('')));
+  const read = testsReader(db, only);
   const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 1,
     width: 4,
@@ -96,7 +103,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
       }
       return [[...sums.values()].flat()];
     },
-    part: (a, b) => read((w) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY ${only ? 'test_id' : byTestInTime(db)}`),
+    part: (a, b) => read((w, g) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY ${g}`),
   });
   forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
