@@ -29,18 +29,21 @@ export interface DayRollup {
   memo?: string;
 }
 
-/** Partial days read lately, by rollup, range and the day's version (a read in flight is joined). */
-const partials = new Map<string, Promise<ArrayLike<number>>>();
-const PARTIALS_KEPT = 8;
+/**
+ * What was read of a day lately (a partial day of a rollup, the day's runs per hour), by what it is
+ * and the day's version; a read in flight is joined. An answer's readers ask for the same days.
+ */
+const ofDays = new Map<string, Promise<unknown>>();
+const DAY_READS_KEPT = 16;
 
-async function memoized(db: Database, key: string | undefined, day: number, read: () => Promise<ArrayLike<number>>): Promise<ArrayLike<number>> {
+async function memoized<T>(db: Database, key: string | undefined, day: number, read: () => Promise<T>): Promise<T> {
   if (!key) return read();
   const k = `${db.url}|${key}|${(await currentDayVersions(db)).get(day) ?? '0'}`;
-  let p = partials.get(k);
+  let p = ofDays.get(k) as Promise<T> | undefined;
   if (!p) {
-    if (partials.size >= PARTIALS_KEPT) partials.delete(partials.keys().next().value!);
-    partials.set(k, (p = read()));
-    p.catch(() => partials.delete(k));
+    if (ofDays.size >= DAY_READS_KEPT) ofDays.delete(ofDays.keys().next().value!);
+    ofDays.set(k, (p = read()));
+    p.catch(() => ofDays.delete(k));
   }
   return p;
 }
@@ -51,9 +54,12 @@ async function memoized(db: Database, key: string | undefined, day: number, read
  * hour's runs: only which part to read depends on it, never a count.
  */
 async function runsEstimate(db: Database, day: number, parts: number[][]): Promise<number[]> {
-  const h0 = (day * DAY) / HOUR;
-  const perHour = new Map<number, number>();
-  for (const [h, n] of await db.rows('SELECT hour, SUM(runs) FROM rollup_run_hour WHERE hour >= ? AND hour < ? GROUP BY hour', [h0, h0 + 24])) perHour.set(Number(h), Number(n));
+  const perHour = await memoized(db, `runs per hour of ${day}`, day, async () => {
+    const h0 = (day * DAY) / HOUR;
+    const out = new Map<number, number>();
+    for (const [h, n] of await db.rows('SELECT hour, SUM(runs) FROM rollup_run_hour WHERE hour >= ? AND hour < ? GROUP BY hour', [h0, h0 + 24])) out.set(Number(h), Number(n));
+    return out;
+  });
   return parts.map(([a, b]) => {
     let n = 0;
     for (let h = Math.floor(a / HOUR); h * HOUR < b; h++) n += ((perHour.get(h) ?? 0) * (Math.min(b, (h + 1) * HOUR) - Math.max(a, h * HOUR))) / HOUR;
