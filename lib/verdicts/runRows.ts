@@ -36,7 +36,7 @@ export const toRunRow = (r: unknown[]): RunRow => ({
  * times go with their ids: PostgreSQL reads only those days' partitions of test_outcome, not each
  * of them for every run (a probe of every day kept, 100 ms a test at 24,000 runs a day).
  */
-export async function outcomesIn(db: Database, testId: number, runs: { id: number; started: number }[]): Promise<unknown[][]> {
+async function outcomesIn(db: Database, testId: number, runs: { id: number; started: number }[]): Promise<unknown[][]> {
   const out: unknown[][] = [];
   for (let i = 0; i < runs.length; i += 500) {
     const chunk = runs.slice(i, i + 500);

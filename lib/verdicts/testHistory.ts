@@ -9,7 +9,7 @@ import { forEachQuery, rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
 import { loadTestSets, type TestSetMembers } from '../store/testSets';
 import { dataVersion } from '../store/rollups';
-import { bucketIn, GRID_SECONDS, lookback, type Lookback } from './lookback';
+import { bucketIn, bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
@@ -166,7 +166,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
 async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[], daysRead: Map<number, RecentRun[]>): Promise<Map<number, { run: RunRow; runsSince: number }>> {
   const out = new Map<number, { run: RunRow; runsSince: number }>();
   const { lookback: lb } = ctx;
-  const bounds = (day: number) => [Math.max(lb.from, (lb.firstCell + day) * 86_400), Math.min(lb.at, (lb.firstCell + day + 1) * 86_400)];
+  const bounds = (day: number) => [Math.max(lb.from, bucketStart(lb, day)), Math.min(lb.at, bucketStart(lb, day + 1))];
   const dayOf = new Map(tests.map((t) => [t.id, t.day]));
   // the tests of each day in one statement (PostgreSQL plans only that day's partitions)
   const last = new Map<number, RunRow>();
