@@ -1,9 +1,9 @@
 // Streaks ("failed the latest 3 runs of a job") read only the runs they are counted on: a span of
 // the test's outcomes, or the runs one by one where a job runs rarely. The cases a generated world
-// seldom has: a streak longer than the runs counted (its start lies further back than the days read for them), a streak on a job
-// that runs once a day beside a job that flakes every other run, and a test judged alone and in a
-// batch with others, which must get the same verdict (the hot list judges hundreds at once, the test
-// page one).
+// seldom has: a streak longer than the runs counted (its start lies further back than the days read
+// for them), a streak on a job that runs once a day beside a job that flakes every other run, and a
+// test judged alone and in a batch with others, which must get the same verdict (the hot list judges
+// hundreds at once, the test page one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../lib/store/db';
 import { verdictsAt } from '../../lib/verdicts/judge';
