@@ -3,13 +3,15 @@
 // computed on. The server and the CLI serve one while that state stands and it is at most
 // STANDING_MAX_AGE_S old; its `to` says the time it answers for. At OpenShift's scale a hot list takes
 // seconds to compute; a stored one is read in milliseconds, so neither a server start nor new data
-// makes a buildcop wait for one. Anything else (another time, a filter, a window beyond the lookback)
-// is computed when asked, as before.
+// makes a buildcop wait for one. The home page's default tab also stands per release (the filter a
+// buildcop watching a promotion picks), for the newest releases the jobs name. Anything else (another
+// time, another filter, a window beyond the lookback) is computed when asked, as before.
 import crypto from 'node:crypto';
 import type { Database } from '../store/db';
 import { dataState } from '../store/dataState';
 import { Budget } from '../budget';
 import type { WindowName } from '../history/window';
+import { loadJobs } from '../history/jobs';
 import { causes, parseCausesQuery } from './causes';
 import { hotlist, parseHotlistQuery } from './hotlist';
 import { StandingJson } from './standingJson';
@@ -20,6 +22,10 @@ export const STANDING_WINDOWS: readonly WindowName[] = ['24h', '3d', '7d', '14d'
 const HOTLIST_LIMIT = 100;
 /** The causes stand at the home page's limit and the API's default (a shorter list is not always a prefix: ignored tests thin the candidates). */
 const CAUSE_LIMITS = [8, 20];
+/** The tab that also stands per release: the home page's default. */
+const RELEASE_WINDOW: WindowName = '7d';
+/** At most this many releases stand, the newest: each is a hot list and causes to compute after a pass. */
+export const STANDING_RELEASES = 8;
 /** A standing answer older than this is not served: its window would have slid too far from now. */
 export const STANDING_MAX_AGE_S = 15 * 60;
 /** After a pass, a standing answer this old is computed again even when the data did not change. */
@@ -34,14 +40,33 @@ interface View {
   params: Params;
 }
 
-/** The views, the home page's default (7d) first: it is ready soonest after a pass. */
-function views(): View[] {
+const releaseKey = (release: string | undefined) => (release ? `:release=${release}` : '');
+
+/** The views, the home page's default (7d) first: it is ready soonest after a pass; the releases' last. */
+function views(releases: string[]): View[] {
   const out: View[] = [];
-  for (const window of [...STANDING_WINDOWS].sort((a, b) => Number(b === '7d') - Number(a === '7d'))) {
+  for (const window of [...STANDING_WINDOWS].sort((a, b) => Number(b === RELEASE_WINDOW) - Number(a === RELEASE_WINDOW))) {
     out.push({ key: `hotlist:${window}`, name: 'hotlist', params: { window } });
     for (const limit of CAUSE_LIMITS) out.push({ key: `causes:${window}:${limit}`, name: 'causes', params: { window, limit: String(limit) } });
   }
+  for (const release of releases) {
+    const window = RELEASE_WINDOW;
+    out.push({ key: `hotlist:${window}${releaseKey(release)}`, name: 'hotlist', params: { window, release } });
+    for (const limit of CAUSE_LIMITS) out.push({ key: `causes:${window}:${limit}${releaseKey(release)}`, name: 'causes', params: { window, limit: String(limit), release } });
+  }
   return out;
+}
+
+/** The newest releases the jobs name (4.10 after 4.9), newest first. */
+export async function standingReleases(db: Database): Promise<string[]> {
+  const releases = new Set((await loadJobs(db)).map((j) => j.release).filter((r): r is string => !!r));
+  const version = (r: string) => r.split('.').map(Number);
+  return [...releases]
+    .sort((a, b) => {
+      const [x, y] = [version(a), version(b)];
+      return y[0] - x[0] || y[1] - x[1];
+    })
+    .slice(0, STANDING_RELEASES);
 }
 
 /** The standing view a query for now asks for, if any, and for the hot list how many of its items. */
@@ -50,13 +75,13 @@ function viewOf(name: string, params: Params): { key: string; items?: number } |
   try {
     if (name === 'hotlist') {
       const q = parseHotlistQuery(params);
-      const filtered = q.job || q.release || q.platform || q.upgrade !== undefined || q.owner || q.classification || q.noBug || q.test || q.sort;
-      if (filtered || q.limit > HOTLIST_LIMIT || !STANDING_WINDOWS.includes(q.window)) return undefined;
-      return { key: `hotlist:${q.window}`, items: q.limit };
+      const filtered = q.job || q.platform || q.upgrade !== undefined || q.owner || q.classification || q.noBug || q.test || q.sort;
+      if (filtered || q.limit > HOTLIST_LIMIT || !STANDING_WINDOWS.includes(q.window) || (q.release && q.window !== RELEASE_WINDOW)) return undefined;
+      return { key: `hotlist:${q.window}${releaseKey(q.release)}`, items: q.limit };
     }
     const q = parseCausesQuery(params);
-    if (q.job || q.release || !CAUSE_LIMITS.includes(q.limit) || !STANDING_WINDOWS.includes(q.window)) return undefined;
-    return { key: `causes:${q.window}:${q.limit}` };
+    if (q.job || !CAUSE_LIMITS.includes(q.limit) || !STANDING_WINDOWS.includes(q.window) || (q.release && q.window !== RELEASE_WINDOW)) return undefined;
+    return { key: `causes:${q.window}:${q.limit}${releaseKey(q.release)}` };
   } catch {
     return undefined; // an invalid query: the answer itself says why
   }
@@ -108,7 +133,7 @@ export async function refreshStandingAnswers(db: Database, ignoreTests: string[]
   try {
     const state = await standingState(db, ignoreTests);
     const stored = new Map((await db.all<{ view: string; state: string; at: unknown }>('SELECT view, state, at FROM standing_answer')).map((r) => [r.view, r]));
-    const wanted = views();
+    const wanted = views(await standingReleases(db));
     for (const v of wanted) {
       const old = stored.get(v.key);
       if (old && old.state === state && at - Number(old.at) < STANDING_REFRESH_S) {

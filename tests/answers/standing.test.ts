@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Budget } from '../../lib/budget';
 import { causes, parseCausesQuery } from '../../lib/answers/causes';
 import { hotlist, parseHotlistQuery, type Hotlist } from '../../lib/answers/hotlist';
-import { refreshStandingAnswers, STANDING_MAX_AGE_S, STANDING_REFRESH_S, STANDING_WINDOWS, standingAnswer } from '../../lib/answers/standing';
+import { refreshStandingAnswers, STANDING_MAX_AGE_S, STANDING_REFRESH_S, STANDING_WINDOWS, standingAnswer, standingReleases } from '../../lib/answers/standing';
 import { runAnswer } from '../../lib/server/recentAnswers';
 import { INDENTED_UP_TO_CHARS, jsonText } from '../../lib/server/jsonText';
 import { closeDatabase, openDatabase, type Database } from '../../lib/store/db';
@@ -18,6 +18,8 @@ import { worldDatabaseUrl } from '../helpers/world';
 import { describeEachDatabase, freshDatabase, open } from '../helpers/databases';
 
 let db: Database;
+/** the stored views: every tab's hot list and two causes, and the same on 7d per release (the world has 4.1 and 4.2) */
+const VIEWS = (STANDING_WINDOWS.length + 2) * 3;
 const END = TEST_WORLD_END.getTime();
 const asJson = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
@@ -31,7 +33,7 @@ afterAll(async () => closeDatabase(db));
 
 it('stores, for every window tab, the hot list and causes the answers compute', async () => {
   const first = await refreshStandingAnswers(db, undefined, END);
-  expect(first).toMatchObject({ computed: STANDING_WINDOWS.length * 3, kept: 0, errors: [] });
+  expect(first).toMatchObject({ computed: VIEWS, kept: 0, errors: [] });
   const later = END + 60_000; // a minute after the pass
   for (const window of STANDING_WINDOWS) {
     const live = await hotlist(db, parseHotlistQuery({ window }, END), { budget: Budget.unlimited() });
@@ -49,6 +51,26 @@ it('stores, for every window tab, the hot list and causes the answers compute', 
   expect(((await standingAnswer(db, 'hotlist', {}, undefined, later)) as Hotlist).window).toBe('7d');
 });
 
+it('stores the 7d tab of each release, newest first, as its filtered answers compute', async () => {
+  expect(await standingReleases(db)).toEqual(['4.2', '4.1']);
+  await refreshStandingAnswers(db, undefined, END);
+  const later = END + 60_000;
+  for (const release of ['4.1', '4.2']) {
+    const live = await hotlist(db, parseHotlistQuery({ window: '7d', release }, END), { budget: Budget.unlimited() });
+    expect(live.items.length).toBeGreaterThan(3);
+    expect(await standingAnswer(db, 'hotlist', { window: '7d', release }, undefined, later)).toEqual(asJson(live));
+    const three = await hotlist(db, parseHotlistQuery({ release, limit: '3' }, END));
+    expect(await standingAnswer(db, 'hotlist', { release, limit: '3' }, undefined, later)).toEqual(asJson(three));
+    for (const limit of ['8', '20']) {
+      const liveCauses = await causes(db, parseCausesQuery({ window: '7d', limit, release }, END));
+      expect(await standingAnswer(db, 'causes', { window: '7d', limit, release }, undefined, later)).toEqual(asJson(liveCauses));
+    }
+  }
+  // the two releases' lists differ: each is its own answer, not the unfiltered one
+  const [a, b] = await Promise.all(['4.1', '4.2'].map((release) => standingAnswer(db, 'hotlist', { window: '7d', release }, undefined, later) as Promise<Hotlist>));
+  expect(a.items.map((i) => i.id)).not.toEqual(b.items.map((i) => i.id));
+});
+
 it('is not served for a filter, a time, a longer page or a window beyond the tabs', async () => {
   await refreshStandingAnswers(db, undefined, END);
   const later = END + 60_000;
@@ -56,7 +78,12 @@ it('is not served for a filter, a time, a longer page or a window beyond the tab
     expect(await standingAnswer(db, 'hotlist', params, undefined, later), JSON.stringify(params)).toBeUndefined();
   }
   expect(await standingAnswer(db, 'causes', { window: '7d', limit: '9' }, undefined, later)).toBeUndefined();
-  expect(await standingAnswer(db, 'causes', { window: '7d', release: '4.2' }, undefined, later)).toBeUndefined();
+  // a release stands on 7d only, alone, and only a release the jobs name
+  for (const params of [{ window: '24h', release: '4.2' }, { window: '7d', release: '4.2', platform: 'aws' }, { window: '7d', release: '4.3' }]) {
+    expect(await standingAnswer(db, 'hotlist', params, undefined, later), JSON.stringify(params)).toBeUndefined();
+  }
+  expect(await standingAnswer(db, 'causes', { window: '24h', limit: '8', release: '4.2' }, undefined, later)).toBeUndefined();
+  expect(await standingAnswer(db, 'causes', { window: '7d', limit: '8', release: '4.2', job: 'e2e' }, undefined, later)).toBeUndefined();
   expect(await standingAnswer(db, 'test', { id: 'x' }, undefined, later)).toBeUndefined();
 });
 
@@ -68,13 +95,13 @@ it('stands while the data, the ignored tests and its time stand; a pass computes
   expect(await standingAnswer(db, 'hotlist', q, ['.*'], END)).toBeUndefined();
 
   // a pass that changed nothing soon after: nothing to compute
-  expect(await refreshStandingAnswers(db, undefined, END + 60_000)).toMatchObject({ computed: 0, kept: 12 });
+  expect(await refreshStandingAnswers(db, undefined, END + 60_000)).toMatchObject({ computed: 0, kept: VIEWS });
   // one that came later: the windows have slid, every answer is computed again
-  expect(await refreshStandingAnswers(db, undefined, END + STANDING_REFRESH_S * 1000)).toMatchObject({ computed: 12, kept: 0 });
+  expect(await refreshStandingAnswers(db, undefined, END + STANDING_REFRESH_S * 1000)).toMatchObject({ computed: VIEWS, kept: 0 });
 
   await bumpDataVersion(db, []); // what every write of runs does
   expect(await standingAnswer(db, 'hotlist', q, undefined, END + STANDING_REFRESH_S * 1000)).toBeUndefined();
-  expect(await refreshStandingAnswers(db, undefined, END + STANDING_REFRESH_S * 1000)).toMatchObject({ computed: 12 });
+  expect(await refreshStandingAnswers(db, undefined, END + STANDING_REFRESH_S * 1000)).toMatchObject({ computed: VIEWS });
 
   const bug = await db.get<{ id: number }>('SELECT id FROM bug ORDER BY id LIMIT 1');
   await db.run("INSERT INTO bug_link (bug_pk, test_hash, signature_hash, reason, manual, removed, created_at) VALUES (?, 'abc', '', 'by hand', 1, 0, 0)", [bug!.id]);
@@ -95,14 +122,19 @@ describeEachDatabase('standing answers stored', (kind) => {
     const t = await freshDatabase(kind);
     const fresh = await open(t);
     try {
-      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: 12, errors: [] });
+      // no runs yet, one job naming a release: every tab, and 7d for 4.16
+      await fresh.run('INSERT INTO job (name, first_seen) VALUES (?, 0)', ['periodic-ci-openshift-release-master-nightly-4.16-e2e-aws-ovn']);
+      const views = STANDING_WINDOWS.length * 3 + 3;
+      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: views, errors: [] });
       const live = await hotlist(fresh, parseHotlistQuery({ window: '14d' }, END));
       expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toEqual(asJson(live));
+      const release = await hotlist(fresh, parseHotlistQuery({ release: '4.16' }, END));
+      expect(await standingAnswer(fresh, 'hotlist', { release: '4.16' }, undefined, END)).toEqual(asJson(release));
       await bumpDataVersion(fresh, []);
       expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toBeUndefined();
-      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: 12, kept: 0 });
+      expect(await refreshStandingAnswers(fresh, undefined, END)).toMatchObject({ computed: views, kept: 0 });
       expect(await standingAnswer(fresh, 'hotlist', { window: '14d' }, undefined, END)).toEqual(asJson(live));
-      expect(Number((await fresh.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM standing_answer'))!.n)).toBe(12);
+      expect(Number((await fresh.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM standing_answer'))!.n)).toBe(views);
     } finally {
       await closeDatabase(fresh);
       await t.drop();
