@@ -1,6 +1,6 @@
 // Benchmark of the web server at scale: `npm start` (the built app, `next start`) on a database that
 // `npm run bench:world` made. A cold first call, then rounds of warm calls to the hot list (24h, 7d,
-// 14d), the causes, a test's API answer and its page; the server's memory (RSS of its process tree)
+// 14d, and 7d of the release with the most jobs), the causes, a test's API answer and its page; the server's memory (RSS of its process tree)
 // after each round. Without --at the calls ask for "now", as a buildcop's browser does. Then, per
 // route, --computed calls each at a time of its own a minute or so apart (nothing cached for it but
 // the whole days before it: what every answer after an ingest pass costs). First, as the ingester does
@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
+import { formatStandingSummary, refreshStandingAnswers, standingReleases } from '../lib/answers/standing';
+import { loadJobs } from '../lib/history/jobs';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
 import { bumpDataVersion, DAY } from '../lib/store/rollups';
@@ -65,8 +66,14 @@ function treeRssKb(pid: number): number {
   return kb;
 }
 
+let release: string | undefined;
 {
   const db = await openDatabase(values.db);
+  const perRelease = new Map<string, number>();
+  for (const j of await loadJobs(db)) if (j.release) perRelease.set(j.release, (perRelease.get(j.release) ?? 0) + 1);
+  // the release with the most jobs, among those that stand
+  const standing = new Set(await standingReleases(db));
+  release = [...perRelease].filter(([r]) => standing.has(r)).sort((a, b) => b[1] - a[1])[0]?.[0];
   if (values['without-standing']) {
     await db.run('DELETE FROM standing_answer');
     console.log('standing answers dropped: every answer is computed');
@@ -121,6 +128,7 @@ const routes: [string, string][] = [
   ['hot list 24h', `/api/hotlist?window=24h${at}`],
   ['hot list 7d', `/api/hotlist?window=7d${at}`],
   ['hot list 14d', `/api/hotlist?window=14d${at}`],
+  ...(release ? [[`hot list 7d ${release}`, `/api/hotlist?window=7d&release=${release}${at}`] as [string, string]] : []),
   ['causes 7d', `/api/causes?window=7d${at}`],
   ['test (API) 7d', `/api/tests/${testId}?window=7d${at}`],
   ['test page 7d', `/tests/${testId}?window=7d${at}`],
