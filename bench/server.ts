@@ -1,13 +1,13 @@
 // Benchmark of the web server at scale: `npm start` (the built app, `next start`) on a database that
 // `npm run bench:world` made. A cold first call, then rounds of warm calls to the hot list (24h, 7d,
-// 14d, and 7d of the release with the most jobs), the causes, a test's API answer and its page; the server's memory (RSS of its process tree)
-// after each round. Without --at the calls ask for "now", as a buildcop's browser does. Then, per
-// route, --computed calls each at a time of its own a minute or so apart (nothing cached for it but
-// the whole days before it: what every answer after an ingest pass costs). First, as the ingester does
-// after each pass, the days over are packed (lib/store/dayPacks.ts) and the standing answers are
-// computed (lib/answers/standing.ts), twice: as after an
-// ingester's first pass and as after a later one that wrote today's runs; --without-standing
-// drops them instead, so the cold call and the rounds compute what they serve.
+// 14d, and 7d of the release with the most jobs), the causes, a test's API answer and its page; the
+// server's memory (RSS of its process tree) after each round. Without --at the calls ask for "now",
+// as a buildcop's browser does. Then, per route, --computed calls each at a time of its own a minute
+// or so apart (nothing cached for it but the whole days before it: what every answer after an ingest
+// pass costs). First, as the ingester does after each pass, the days over are packed
+// (lib/store/dayPacks.ts) and the standing answers are computed (lib/answers/standing.ts), twice: as
+// after an ingester's first pass and as after a later one that wrote today's runs;
+// --without-standing drops them instead, so the cold call and the rounds compute what they serve.
 //   npm run build && npm run bench:server -- --db URL [--rounds 3] [--calls 20] [--computed 5] [--at ISO] [--without-standing]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
