@@ -39,8 +39,10 @@ export interface Config {
    * workers: threads that parse downloaded runs and cluster their failures (0 = on the main thread;
    * default 1 from 3 cores up for `ingest --interval`, else 0). since: a duration ("90d"): each pass
    * also backfills, from the GCS job folders, the builds started that long before Deck's newest run.
+   * standingReleases: how many of the newest releases get a standing 7d hot list and causes after
+   * each pass (default 8; 0: none).
    */
-  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number; since?: string };
+  ingest?: { concurrency?: number; maxFileBytes?: number; retries?: number; timeoutMs?: number; workers?: number; since?: string; standingReleases?: number };
   /** a duration ("90d", the default): each pass deletes the runs that started longer ago */
   retention?: string;
 }
@@ -118,6 +120,7 @@ const SECTIONS: Record<string, Shape | 'promotion' | 'regex[]' | 'duration' | 'o
     timeoutMs: { type: 'number' },
     workers: { type: 'count' },
     since: { type: 'duration' },
+    standingReleases: { type: 'count' },
   },
 };
 

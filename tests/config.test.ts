@@ -34,6 +34,8 @@ describe('config', () => {
     expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { concurrency: 0 } })).toThrow(/"ingest.concurrency" must be a positive number, got 0/);
     expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { retries: -1 } })).toThrow(/"ingest.retries" must be a whole number, 0 or more, got -1/);
     expect(validateConfig({ prow: { url: 'http://x' }, ingest: { retries: 0 } }).ingest).toEqual({ retries: 0 });
+    expect(validateConfig({ prow: { url: 'http://x' }, ingest: { standingReleases: 0 } }).ingest).toEqual({ standingReleases: 0 });
+    expect(() => validateConfig({ prow: { url: 'http://x' }, ingest: { standingReleases: 2.5 } })).toThrow(/"ingest.standingReleases" must be a whole number/);
   });
   it('takes regexes as RE2 does (the engine of every pattern) and names the key of one it refuses', () => {
     expect(() => validateConfig({ prow: { url: 'http://x', jobs: '(a)\\1' } })).toThrow(/"prow.jobs" is not a valid regular expression: backreferences/);

@@ -24,7 +24,10 @@ const HOTLIST_LIMIT = 100;
 const CAUSE_LIMITS = [8, 20];
 /** The tab that also stands per release: the home page's default. */
 const RELEASE_WINDOW: WindowName = '7d';
-/** At most this many releases stand, the newest: each is a hot list and causes to compute after a pass. */
+/**
+ * At most this many releases stand by default (`ingest.standingReleases`), the newest: each is a hot
+ * list and causes to compute after a pass.
+ */
 export const STANDING_RELEASES = 8;
 /** A standing answer older than this is not served: its window would have slid too far from now. */
 export const STANDING_MAX_AGE_S = 15 * 60;
@@ -57,8 +60,9 @@ function views(releases: string[]): View[] {
   return out;
 }
 
-/** The newest releases the jobs name (4.10 after 4.9), newest first. */
-export async function standingReleases(db: Database): Promise<string[]> {
+/** The `max` newest releases the jobs name (4.10 after 4.9), newest first. */
+export async function standingReleases(db: Database, max = STANDING_RELEASES): Promise<string[]> {
+  if (max <= 0) return [];
   const releases = new Set((await loadJobs(db)).map((j) => j.release).filter((r): r is string => !!r));
   const version = (r: string) => r.split('.').map(Number);
   return [...releases]
@@ -66,7 +70,7 @@ export async function standingReleases(db: Database): Promise<string[]> {
       const [x, y] = [version(a), version(b)];
       return y[0] - x[0] || y[1] - x[1];
     })
-    .slice(0, STANDING_RELEASES);
+    .slice(0, max);
 }
 
 /** The standing view a query for now asks for, if any, and for the hot list how many of its items. */
@@ -123,17 +127,18 @@ export interface StandingSummary {
 
 /**
  * Computes the standing answers again where the data changed since, or where they are
- * STANDING_REFRESH_S old, at `now` (milliseconds). The ingester calls this after each pass; an
- * error is reported, never thrown (the pass stands).
+ * STANDING_REFRESH_S old, at `now` (milliseconds), with the 7d tab of the `releases` newest releases
+ * (the views of others are deleted). The ingester calls this after each pass; an error is reported,
+ * never thrown (the pass stands).
  */
-export async function refreshStandingAnswers(db: Database, ignoreTests: string[] | undefined, now = Date.now()): Promise<StandingSummary> {
+export async function refreshStandingAnswers(db: Database, ignoreTests: string[] | undefined, now = Date.now(), releases = STANDING_RELEASES): Promise<StandingSummary> {
   const t0 = Date.now();
   const at = Math.floor(now / 1000);
   const summary: StandingSummary = { computed: 0, kept: 0, ms: 0, errors: [] };
   try {
     const state = await standingState(db, ignoreTests);
     const stored = new Map((await db.all<{ view: string; state: string; at: unknown }>('SELECT view, state, at FROM standing_answer')).map((r) => [r.view, r]));
-    const wanted = views(await standingReleases(db));
+    const wanted = views(await standingReleases(db, releases));
     for (const v of wanted) {
       const old = stored.get(v.key);
       if (old && old.state === state && at - Number(old.at) < STANDING_REFRESH_S) {

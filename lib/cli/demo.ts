@@ -108,7 +108,7 @@ async function afterPass(config: Config, db: Database, quiet = false): Promise<v
   }
   const packs = await packDays(db);
   if (!quiet || packs.errors.length) log(formatPackSummary(packs));
-  const standing = await refreshStandingAnswers(db, config.ignoreTests);
+  const standing = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);
   if (!quiet || standing.errors.length) log(formatStandingSummary(standing));
 }
 

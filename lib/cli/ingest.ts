@@ -50,7 +50,7 @@ configuration is invalid.`,
         // the days over, packed for the answers that read them (never a failure of the pass), then the
         // answers for now a buildcop opens first, ready before anyone asks
         const dayPacks = await packDays(db);
-        const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests);
+        const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);
         if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), dayPacks, standingAnswers });
         else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
         if ((!values.quiet && !values.json) || dayPacks.errors.length) process.stderr.write(`ingest: ${formatPackSummary(dayPacks)}\n`);

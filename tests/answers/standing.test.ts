@@ -71,6 +71,21 @@ it('stores the 7d tab of each release, newest first, as its filtered answers com
   expect(a.items.map((i) => i.id)).not.toEqual(b.items.map((i) => i.id));
 });
 
+it('stands for as many releases as configured, and no longer for a release left out', async () => {
+  const later = END + 60_000;
+  const stored = async () => Number((await db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM standing_answer'))!.n);
+  const one = await refreshStandingAnswers(db, undefined, END, 1);
+  expect(one.computed + one.kept).toBe((STANDING_WINDOWS.length + 1) * 3);
+  expect(await stored()).toBe((STANDING_WINDOWS.length + 1) * 3);
+  expect(await standingAnswer(db, 'hotlist', { release: '4.2' }, undefined, later)).toBeDefined();
+  expect(await standingAnswer(db, 'hotlist', { release: '4.1' }, undefined, later)).toBeUndefined();
+  const none = await refreshStandingAnswers(db, undefined, END, 0);
+  expect(none.computed + none.kept).toBe(STANDING_WINDOWS.length * 3);
+  expect(await standingAnswer(db, 'hotlist', { release: '4.2' }, undefined, later)).toBeUndefined();
+  expect(await standingAnswer(db, 'causes', { release: '4.2', limit: '8' }, undefined, later)).toBeUndefined();
+  expect(await stored()).toBe(STANDING_WINDOWS.length * 3);
+});
+
 it('is not served for a filter, a time, a longer page or a window beyond the tabs', async () => {
   await refreshStandingAnswers(db, undefined, END);
   const later = END + 60_000;
