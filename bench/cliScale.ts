@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
-import { loadJobs } from '../lib/history/jobs';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
+import { releaseWithMostJobs } from './database';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values } = parseArgs({ options: { db: { type: 'string' }, calls: { type: 'string', default: '3' }, 'as-is': { type: 'boolean' } } });
@@ -28,10 +28,7 @@ const calls = Number(values.calls);
 const db = await openDatabase(url);
 const [span] = await db.rows('SELECT MAX(started) FROM run');
 const newest = Number(span[0]);
-const jobs = await loadJobs(db);
-const perRelease = new Map<string, number>();
-for (const j of jobs) if (j.release) perRelease.set(j.release, (perRelease.get(j.release) ?? 0) + 1);
-const release = [...perRelease].sort((a, b) => b[1] - a[1])[0]?.[0];
+const release = await releaseWithMostJobs(db);
 if (!values['as-is']) {
   console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
   console.log(formatStandingSummary(await refreshStandingAnswers(db, undefined)));

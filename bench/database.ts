@@ -1,5 +1,15 @@
-// The benchmarks' database helper.
+// The benchmarks' database helpers.
+import { standingReleases } from '../lib/answers/standing';
+import { loadJobs } from '../lib/history/jobs';
 import type { Database } from '../lib/store/db';
+
+/** The release most jobs name, among those whose 7d tab stands: the one the benchmarks ask for. */
+export async function releaseWithMostJobs(db: Database): Promise<string | undefined> {
+  const standing = new Set(await standingReleases(db));
+  const jobs = new Map<string, number>();
+  for (const j of await loadJobs(db)) if (j.release && standing.has(j.release)) jobs.set(j.release, (jobs.get(j.release) ?? 0) + 1);
+  return [...jobs].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
 
 /**
  * Empties every table of a PostgreSQL database that earlier rounds (or anything else) filled, as a

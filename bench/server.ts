@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatStandingSummary, refreshStandingAnswers, standingReleases } from '../lib/answers/standing';
-import { loadJobs } from '../lib/history/jobs';
+import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
+import { releaseWithMostJobs } from './database';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
 import { bumpDataVersion, DAY } from '../lib/store/rollups';
@@ -69,11 +69,7 @@ function treeRssKb(pid: number): number {
 let release: string | undefined;
 {
   const db = await openDatabase(values.db);
-  const perRelease = new Map<string, number>();
-  for (const j of await loadJobs(db)) if (j.release) perRelease.set(j.release, (perRelease.get(j.release) ?? 0) + 1);
-  // the release with the most jobs, among those that stand
-  const standing = new Set(await standingReleases(db));
-  release = [...perRelease].filter(([r]) => standing.has(r)).sort((a, b) => b[1] - a[1])[0]?.[0];
+  release = await releaseWithMostJobs(db);
   if (values['without-standing']) {
     await db.run('DELETE FROM standing_answer');
     console.log('standing answers dropped: every answer is computed');

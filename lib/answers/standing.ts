@@ -12,6 +12,7 @@ import { dataState } from '../store/dataState';
 import { Budget } from '../budget';
 import type { WindowName } from '../history/window';
 import { loadJobs } from '../history/jobs';
+import { compareIds } from '../bugs/refs';
 import { causes, parseCausesQuery } from './causes';
 import { hotlist, parseHotlistQuery } from './hotlist';
 import { StandingJson } from './standingJson';
@@ -43,49 +44,47 @@ interface View {
   params: Params;
 }
 
-const releaseKey = (release: string | undefined) => (release ? `:release=${release}` : '');
+/** A view's key: what it is, its window and limit, and its release if it has one. */
+const viewKey = (name: StandingName, window: WindowName, limit: number | undefined, release: string | undefined) =>
+  [name, window, ...(limit === undefined ? [] : [limit])].join(':') + (release ? `:release=${release}` : '');
+
+/** A tab's hot list and causes, of every job or of one release's. */
+function tabViews(window: WindowName, release?: string): View[] {
+  const filter = release ? { release } : {};
+  return [
+    { key: viewKey('hotlist', window, undefined, release), name: 'hotlist', params: { window, ...filter } },
+    ...CAUSE_LIMITS.map((limit): View => ({ key: viewKey('causes', window, limit, release), name: 'causes', params: { window, limit: String(limit), ...filter } })),
+  ];
+}
 
 /** The views, the home page's default (7d) first: it is ready soonest after a pass; the releases' last. */
 function views(releases: string[]): View[] {
-  const out: View[] = [];
-  for (const window of [...STANDING_WINDOWS].sort((a, b) => Number(b === RELEASE_WINDOW) - Number(a === RELEASE_WINDOW))) {
-    out.push({ key: `hotlist:${window}`, name: 'hotlist', params: { window } });
-    for (const limit of CAUSE_LIMITS) out.push({ key: `causes:${window}:${limit}`, name: 'causes', params: { window, limit: String(limit) } });
-  }
-  for (const release of releases) {
-    const window = RELEASE_WINDOW;
-    out.push({ key: `hotlist:${window}${releaseKey(release)}`, name: 'hotlist', params: { window, release } });
-    for (const limit of CAUSE_LIMITS) out.push({ key: `causes:${window}:${limit}${releaseKey(release)}`, name: 'causes', params: { window, limit: String(limit), release } });
-  }
-  return out;
+  const windows = [...STANDING_WINDOWS].sort((a, b) => Number(b === RELEASE_WINDOW) - Number(a === RELEASE_WINDOW));
+  return [...windows.flatMap((w) => tabViews(w)), ...releases.flatMap((r) => tabViews(RELEASE_WINDOW, r))];
 }
 
 /** The `max` newest releases the jobs name (4.10 after 4.9), newest first. */
 export async function standingReleases(db: Database, max = STANDING_RELEASES): Promise<string[]> {
   if (max <= 0) return [];
   const releases = new Set((await loadJobs(db)).map((j) => j.release).filter((r): r is string => !!r));
-  const version = (r: string) => r.split('.').map(Number);
-  return [...releases]
-    .sort((a, b) => {
-      const [x, y] = [version(a), version(b)];
-      return y[0] - x[0] || y[1] - x[1];
-    })
-    .slice(0, max);
+  return [...releases].sort((a, b) => compareIds(b, a)).slice(0, max);
 }
 
 /** The standing view a query for now asks for, if any, and for the hot list how many of its items. */
 function viewOf(name: string, params: Params): { key: string; items?: number } | undefined {
   if (params.at || (name !== 'hotlist' && name !== 'causes')) return undefined;
+  // a tab that stands, alone or for a release on the release tab
+  const stands = (q: { window: WindowName; release?: string }) => STANDING_WINDOWS.includes(q.window) && (!q.release || q.window === RELEASE_WINDOW);
   try {
     if (name === 'hotlist') {
       const q = parseHotlistQuery(params);
       const filtered = q.job || q.platform || q.upgrade !== undefined || q.owner || q.classification || q.noBug || q.test || q.sort;
-      if (filtered || q.limit > HOTLIST_LIMIT || !STANDING_WINDOWS.includes(q.window) || (q.release && q.window !== RELEASE_WINDOW)) return undefined;
-      return { key: `hotlist:${q.window}${releaseKey(q.release)}`, items: q.limit };
+      if (filtered || q.limit > HOTLIST_LIMIT || !stands(q)) return undefined;
+      return { key: viewKey('hotlist', q.window, undefined, q.release), items: q.limit };
     }
     const q = parseCausesQuery(params);
-    if (q.job || !CAUSE_LIMITS.includes(q.limit) || !STANDING_WINDOWS.includes(q.window) || (q.release && q.window !== RELEASE_WINDOW)) return undefined;
-    return { key: `causes:${q.window}:${q.limit}${releaseKey(q.release)}` };
+    if (q.job || !CAUSE_LIMITS.includes(q.limit) || !stands(q)) return undefined;
+    return { key: viewKey('causes', q.window, q.limit, q.release) };
   } catch {
     return undefined; // an invalid query: the answer itself says why
   }
