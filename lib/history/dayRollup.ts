@@ -18,7 +18,8 @@ export interface RowChunk {
  * from the runs of [a, b) (inside one day), as rows.
  */
 export interface DayRollup {
-  keyLength: number;
+  /** the key's numbers at the start of each row: a test, or a test and a job (or signature) */
+  keyLength: 1 | 2;
   width: number;
   whole: (d0: number, d1: number) => Promise<ArrayLike<number>[]>;
   part: (a: number, b: number) => Promise<unknown[][]>;
@@ -101,26 +102,31 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
 /** One day's rollup rows less the raw rows of the given parts of it, flattened; rows left at zero are dropped. */
 async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<number[]> {
   const { keyLength: k, width: w } = r;
-  // a one-number key as itself (a day of a filtered list's tests is thousands of rows)
-  const keyOf = (row: ArrayLike<unknown>, i = 0): string | number => {
-    if (k === 1) return Number(row[i]);
-    let key = String(Number(row[i]));
-    for (let j = 1; j < k; j++) key += `|${Number(row[i + j])}`;
-    return key;
+  // each key's row offset, in maps of numbers (a day of a hot list's tests per job is 35,000 rows: no
+  // string made per row)
+  const ones = new Map<number, number>();
+  const twos = new Map<number, Map<number, number>>();
+  const set = (row: ArrayLike<unknown>, i: number, offset: number) => {
+    if (k === 1) ones.set(Number(row[i]), offset);
+    else {
+      let m = twos.get(Number(row[i]));
+      if (!m) twos.set(Number(row[i]), (m = new Map()));
+      m.set(Number(row[i + 1]), offset);
+    }
   };
-  // the day's rows copied flat (kept cells are shared and never changed), each key at its row's offset
+  const get = (row: ArrayLike<unknown>) => (k === 1 ? ones.get(Number(row[0])) : twos.get(Number(row[0]))?.get(Number(row[1])));
+  // the day's rows copied flat (kept cells are shared and never changed)
   const cells: number[] = [];
-  const at = new Map<string | number, number>();
   const [dayRows, ...partRows] = await Promise.all([r.whole(day, day + 1), ...parts.map(([a, b]) => (b > a ? r.part(a, b) : Promise.resolve([])))]);
   for (const chunk of dayRows) {
     for (let i = 0; i < chunk.length; i += w) {
-      at.set(keyOf(chunk, i), cells.length);
+      set(chunk, i, cells.length);
       for (let j = 0; j < w; j++) cells.push(chunk[i + j]);
     }
   }
   for (const rows of partRows) {
     for (const row of rows) {
-      const o = at.get(keyOf(row));
+      const o = get(row);
       if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= Number(row[j]);
     }
   }

@@ -2,7 +2,8 @@
 // counts in the window and the one before, per job, per point of a sparkline, the first and last
 // failure, and the signatures. The hot list, a test's page and a job's page read them here.
 import type { Database } from '../store/db';
-import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSignatures, testTotals, type RunCell } from './rollupWindow';
+import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSignatures, testTotals, type JobSetRuns, type RunCell } from './rollupWindow';
+import { zeros } from './series';
 import { loadTestSets } from '../store/testSets';
 import { DAY, HOUR, spansOf } from './spans';
 import { iso, type WindowSpan } from './window';
@@ -28,7 +29,7 @@ export interface TestWindow {
   prevRuns: number;
   prevFailed: number;
   prevFlaked: number;
-  /** the window, per job */
+  /** the window, per job where the test failed or flaked */
   perJob: Map<number, JobCounts>;
   /** the window, per UTC day: [day start, job, counts] (when asked for) */
   perDay: { day: number; jobId: number; counts: JobCounts }[];
@@ -47,30 +48,16 @@ export function sparkStep(span: WindowSpan): number {
 
 const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || allowed.has(jobId);
 
-/** Runs of the given tests per job, in buckets from `base` (one number per bucket), from run cells and the sets. */
-interface RunsOf {
-  base: number;
-  bucket: number;
-  /** test -> job -> runs per bucket */
-  byTest: Map<number, Map<number, number[]>>;
-}
-
-async function runsOf(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, from: number, to: number, bucket: number): Promise<RunsOf> {
+/**
+ * fn for each of the given tests and each job and test set whose runs in `cells` executed it: the
+ * group's runs per bucket of `bucket` seconds from `base` (n buckets).
+ */
+async function eachTestGroup(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): Promise<void> {
   const sets = await loadTestSets(db, new Set(cells.map((c) => c.setId)));
   const inSet = membersWanted(sets, testIds);
-  const base = Math.floor(from / bucket) * bucket;
-  const n = Math.max(1, Math.ceil((to - base) / bucket));
-  const byTest = new Map<number, Map<number, number[]>>();
   for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
-    for (const t of inSet.get(g.setId) ?? []) {
-      let byJob = byTest.get(t);
-      if (!byJob) byTest.set(t, (byJob = new Map()));
-      const runs = byJob.get(g.jobId);
-      if (!runs) byJob.set(g.jobId, g.runs.slice());
-      else for (const b of g.buckets) runs[b] += g.runs[b];
-    }
+    for (const t of inSet.get(g.setId) ?? []) fn(t, g);
   }
-  return { base, bucket, byTest };
 }
 
 /** `perDay`: also each test's counts per job and UTC day (a test's page shows them; the hot list does not). */
@@ -91,7 +78,6 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
     testSignatures(db, testIds, span.from, span.to),
   ]);
   const cellBucket = step === DAY ? DAY : HOUR;
-  const [runsWindow, runsPrev] = await Promise.all([runsOf(db, cellsWindow, testIds, allowed, span.from, span.to, cellBucket), runsOf(db, cellsPrev, testIds, allowed, span.prevFrom, span.from, DAY)]);
   const pointOf = (t: number) => Math.floor(t / step) * step;
   const spark = new Map<number, Map<number, JobCounts>>(); // test -> point -> counts
   const point = (t: number, at: number) => {
@@ -137,23 +123,37 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
     w.prevFailed += c.failed;
     w.prevFlaked += c.flaked;
   }
-  for (const [t, byJob] of runsWindow.byTest) {
+  // runs: per test and bucket, never per test and job (a hot list's 100 tests run on 800 jobs); a
+  // job's runs only where the test failed or flaked there
+  const base = Math.floor(span.from / cellBucket) * cellBucket;
+  const n = Math.max(1, Math.ceil((span.to - base) / cellBucket));
+  const runsByTest = new Map<number, number[]>();
+  await eachTestGroup(db, cellsWindow, testIds, allowed, base, cellBucket, n, (t, g) => {
+    let runs = runsByTest.get(t);
+    if (!runs) runsByTest.set(t, (runs = zeros(n)));
+    let total = 0;
+    for (const b of g.buckets) {
+      runs[b] += g.runs[b];
+      total += g.runs[b];
+      if (opts.perDay) dayCell(t, Math.floor(Math.max(span.from, base + b * cellBucket) / DAY) * DAY, g.jobId).runs += g.runs[b];
+    }
+    const j = out.get(t)!.perJob.get(g.jobId);
+    if (j) j.runs += total;
+  });
+  for (const [t, runs] of runsByTest) {
     const w = out.get(t)!;
-    for (const [jobId, runs] of byJob) {
-      const j = w.perJob.get(jobId) ?? { runs: 0, failed: 0, flaked: 0 };
-      w.perJob.set(jobId, j);
-      for (let i = 0; i < runs.length; i++) {
-        const n = runs[i];
-        if (!n) continue;
-        const at = Math.max(span.from, runsWindow.base + i * runsWindow.bucket);
-        w.windowRuns += n;
-        j.runs += n;
-        if (opts.perDay) dayCell(t, Math.floor(at / DAY) * DAY, jobId).runs += n;
-        point(t, at).runs += n;
-      }
+    for (let b = 0; b < n; b++) {
+      if (!runs[b]) continue;
+      w.windowRuns += runs[b];
+      point(t, Math.max(span.from, base + b * cellBucket)).runs += runs[b];
     }
   }
-  for (const [t, byJob] of runsPrev.byTest) for (const runs of byJob.values()) for (let i = 0; i < runs.length; i++) out.get(t)!.prevRuns += runs[i];
+  const prevBase = Math.floor(span.prevFrom / DAY) * DAY;
+  const prevN = Math.max(1, Math.ceil((span.from - prevBase) / DAY));
+  await eachTestGroup(db, cellsPrev, testIds, allowed, prevBase, DAY, prevN, (t, g) => {
+    const w = out.get(t)!;
+    for (const b of g.buckets) w.prevRuns += g.runs[b];
+  });
   if (step !== DAY) await addHourlyFailures(db, span, testIds, allowed, point);
   for (const [t, w] of out) {
     const s = spans.get(t);

@@ -72,6 +72,9 @@ describeEachDatabase('ingest of the sample world', (kind) => {
       expect({ runs: item!.runs, failedRuns: item!.failedRuns, flakedRuns: item!.flakedRuns, jobs: item!.jobs }, name).toEqual({
         runs: t.window.runs, failedRuns: t.window.failedRuns, flakedRuns: t.window.flakedRuns, jobs: [...t.window.jobs].sort(),
       });
+      // the sparkline's days hold the window's runs, failures and flakes, each once
+      const days = item!.sparkline.reduce((s, p) => ({ runs: s.runs + p.runs, failed: s.failed + p.failed, flaked: s.flaked + p.flaked }), { runs: 0, failed: 0, flaked: 0 });
+      expect(days, name).toEqual({ runs: t.window.runs, failed: t.window.failedRuns, flaked: t.window.flakedRuns });
       expect({ previousFailedRuns: item!.previousFailedRuns, previousFlakedRuns: item!.previousFlakedRuns, previousRuns: item!.previousRuns }, name).toEqual({
         previousFailedRuns: t.previous.failedRuns, previousFlakedRuns: t.previous.flakedRuns, previousRuns: t.previous.runs,
       });
