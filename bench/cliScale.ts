@@ -3,8 +3,8 @@
 // test's answer, a hot list of one release for now (standing, as the 7d tab of each release is), and
 // the answers computed when asked: a hot list at another time, of one release at another time, causes
 // at another time. Each `--calls` times (the computed ones each at an hour of their own); prints
-// seconds (median and max) and the peak RSS. First, as the ingester does after a pass, the days over
-// are packed and the standing answers computed (--as-is skips that).
+// seconds (median and max) and the peak RSS. First, as the ingester does after a pass, the test sets
+// are indexed, the days over packed and the standing answers computed (--as-is skips that).
 //   npm run bench:cli-scale -- --db URL [--calls 3] [--as-is]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
+import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
 import { releaseWithMostJobs } from './database';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -30,6 +31,7 @@ const [span] = await db.rows('SELECT MAX(started) FROM run');
 const newest = Number(span[0]);
 const release = await releaseWithMostJobs(db);
 if (!values['as-is']) {
+  console.log(formatSetIndexSummary(await indexTestSets(db)));
   console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
   console.log(formatStandingSummary(await refreshStandingAnswers(db, undefined)));
 }

@@ -18,6 +18,7 @@ import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/st
 import { releaseWithMostJobs } from './database';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
+import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
 import { bumpDataVersion, DAY } from '../lib/store/rollups';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -74,8 +75,9 @@ let release: string | undefined;
     await db.run('DELETE FROM standing_answer');
     console.log('standing answers dropped: every answer is computed');
   } else {
-    // the ingester's steps after a pass: the days over packed (all of them, as after the passes that
-    // made the database; at most 20 s a pass otherwise), then the standing answers
+    // the ingester's steps after a pass: the test sets indexed, the days over packed (all of them, as
+    // after the passes that made the database; at most 20 s a pass otherwise), then the standing answers
+    console.log(formatSetIndexSummary(await indexTestSets(db)));
     console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
     console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (the ingester's step after its first pass)`);
     // a later pass of the same ingester: it wrote today's runs, the whole days before stay in memory

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { closeDatabase, openDatabase } from '../lib/store/db';
 import { formatPackSummary, packDays } from '../lib/store/dayPacks';
+import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
 import { emptyDatabase } from './database';
 import { generateScaleDatabase } from './scaleWorld';
 
@@ -43,7 +44,9 @@ const world = await generateScaleDatabase(db, {
   progress: (day, runs, outcomes) => process.stderr.write(`\rday ${day}: ${runs.toLocaleString('en-US')} runs, ${outcomes.toLocaleString('en-US')} non-passing outcomes, ${((performance.now() - t0) / 1000).toFixed(0)} s`),
 });
 process.stderr.write('\n');
-// as the ingester that stored these runs would have after its passes: the days over, packed
+// as the ingester that stored these runs would have after its passes: the test sets indexed, the days
+// over packed
+process.stderr.write(`${formatSetIndexSummary(await indexTestSets(db))}\n`);
 const packs = await packDays(db, { now: end, budgetMs: Infinity });
 process.stderr.write(`${formatPackSummary(packs)}\n`);
 console.log(JSON.stringify({ end: new Date(end * 1000).toISOString(), ...world, jobs: world.jobs.length, tests: world.tests.length, nonPassingShare: Math.round((world.outcomes / world.executed) * 10000) / 10000, seconds: Math.round((performance.now() - t0) / 1000) }));

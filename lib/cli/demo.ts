@@ -13,6 +13,7 @@ import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
 import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile, type Database } from '../store/db';
 import { formatPackSummary, packDays } from '../store/dayPacks';
+import { formatSetIndexSummary, indexTestSets } from '../store/testSetBlocks';
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
@@ -100,12 +101,14 @@ function resetIfOtherWorld(dbUrl: string, world: string, previous: DemoState): v
   for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
 }
 
-/** After a pass: the configured alerts (their code is loaded only when some are configured), the day packs, then the standing answers. */
+/** After a pass: the configured alerts (their code is loaded only when some are configured), the test set index and day packs, then the standing answers. */
 async function afterPass(config: Config, db: Database, quiet = false): Promise<void> {
   if (config.alerts?.length) {
     const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
     log(formatAlertSummary(await alertAfterPass({ config, db })));
   }
+  const index = await indexTestSets(db);
+  if (!quiet || index.errors.length) log(formatSetIndexSummary(index));
   const packs = await packDays(db);
   if (!quiet || packs.errors.length) log(formatPackSummary(packs));
   const standing = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);

@@ -5,6 +5,7 @@ import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { databaseUrl, openDatabase } from '../store/db';
 import { formatPackSummary, packDays } from '../store/dayPacks';
+import { formatSetIndexSummary, indexTestSets } from '../store/testSetBlocks';
 import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -47,12 +48,15 @@ configuration is invalid.`,
         // only when configured: it brings the answers' code)
         const alerting = config.alerts?.length ? await import('../alerts/afterPass') : undefined;
         const alerts = alerting ? await alerting.alertAfterPass({ config, db }) : undefined;
-        // the days over, packed for the answers that read them (never a failure of the pass), then the
-        // answers for now a buildcop opens first, ready before anyone asks
+        // the test sets new since, indexed, and the days over, packed, for the answers that read them
+        // (never a failure of the pass), then the answers for now a buildcop opens first, ready before
+        // anyone asks
+        const testSetIndex = await indexTestSets(db);
         const dayPacks = await packDays(db);
         const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);
-        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), dayPacks, standingAnswers });
+        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), testSetIndex, dayPacks, standingAnswers });
         else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
+        if ((!values.quiet && !values.json) || testSetIndex.errors.length) process.stderr.write(`ingest: ${formatSetIndexSummary(testSetIndex)}\n`);
         if ((!values.quiet && !values.json) || dayPacks.errors.length) process.stderr.write(`ingest: ${formatPackSummary(dayPacks)}\n`);
         if ((!values.quiet && !values.json) || standingAnswers.errors.length) process.stderr.write(`ingest: ${formatStandingSummary(standingAnswers)}\n`);
         if (summary.status !== 'ok') {

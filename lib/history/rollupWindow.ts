@@ -7,7 +7,6 @@ import { BROKEN_RUN } from '../store/rollups';
 import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from './dayCache';
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, flatten, forEachRow, type RowChunk } from './dayRollup';
-import type { TestSetMembers } from '../store/testSets';
 import { DAY, HOUR, hoursAsDays, spansOf } from './spans';
 import { zeros } from './series';
 
@@ -252,31 +251,6 @@ export function runsPerJobSet(cells: RunCell[], base: number, bucket: number, n:
   }
   for (const g of groups.values()) for (let b = 0; b < n; b++) if (g.runs[b]) g.buckets.push(b);
   return [...groups.values()];
-}
-
-/**
- * Which of the given tests each set holds, per set as last asked: a hot list asks it of the same tests
- * three times (the verdicts, the window, the window before), each time of about 5,000 sets.
- */
-const lastWanted = new WeakMap<TestSetMembers, { tests: string; hit: number[] }>();
-
-/** Which of the given tests each test set holds: set id -> the wanted tests in it (not to be changed). */
-export function membersWanted(sets: Map<number, TestSetMembers>, testIds: number[]): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  const wanted = [...new Set(testIds)];
-  const tests = wanted.join(',');
-  for (const [id, members] of sets) {
-    const last = lastWanted.get(members);
-    if (last?.tests === tests) {
-      out.set(id, last.hit);
-      continue;
-    }
-    const hit: number[] = [];
-    for (const t of wanted) if (members.has(t)) hit.push(t);
-    lastWanted.set(members, { tests, hit });
-    out.set(id, hit);
-  }
-  return out;
 }
 
 /** The first and last failure or flake of each test in [from, to) (one index lookup each). */

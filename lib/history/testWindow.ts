@@ -2,9 +2,9 @@
 // counts in the window and the one before, per job, per point of a sparkline, the first and last
 // failure, and the signatures. The hot list, a test's page and a job's page read them here.
 import type { Database } from '../store/db';
-import { failureSpans, membersWanted, runCells, runsPerJobSet, testJobDays, testSignatures, testTotals, type JobSetRuns, type RunCell } from './rollupWindow';
+import { failureSpans, runCells, runsPerJobSet, testJobDays, testSignatures, testTotals, type JobSetRuns, type RunCell } from './rollupWindow';
 import { zeros } from './series';
-import { loadTestSets } from '../store/testSets';
+import { testSetHolders } from '../store/testSetBlocks';
 import { DAY, HOUR, spansOf } from './spans';
 import { iso, type WindowSpan } from './window';
 
@@ -53,8 +53,7 @@ const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || a
  * group's runs per bucket of `bucket` seconds from `base` (n buckets).
  */
 async function eachTestGroup(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): Promise<void> {
-  const sets = await loadTestSets(db, new Set(cells.map((c) => c.setId)));
-  const inSet = membersWanted(sets, testIds);
+  const inSet = (await testSetHolders(db, new Set(cells.map((c) => c.setId)), testIds)).wanted(testIds);
   for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
     for (const t of inSet.get(g.setId) ?? []) fn(t, g);
   }

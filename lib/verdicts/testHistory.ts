@@ -4,10 +4,10 @@
 // broken runs, the test's outcome in each job's latest runs, its last failure and the runs since.
 import { loadJobs } from '../history/jobs';
 import type { JobInfo } from '../history/types';
-import { membersWanted, runCells, runsPerJobSet, testJobDays, type JobSetRuns, type RunCell } from '../history/rollupWindow';
+import { runCells, runsPerJobSet, testJobDays, type JobSetRuns, type RunCell } from '../history/rollupWindow';
 import { forEachQuery, rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
-import { loadTestSets, type TestSetMembers } from '../store/testSets';
+import { TestSetHolders } from '../store/testSetBlocks';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
@@ -23,7 +23,8 @@ export interface LookbackContext {
   jobs: Map<number, JobInfo>;
   /** runs per job, test set and day of the lookback */
   cells: RunCell[];
-  sets: Map<number, TestSetMembers>;
+  /** which of the tests judged the sets of those runs hold (each call loads its tests) */
+  holders: TestSetHolders;
 }
 
 const contexts = new Map<string, Promise<LookbackContext>>();
@@ -37,8 +38,7 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
     p = (async () => {
       const lb = lookback(at);
       const [jobList, cells] = await Promise.all([loadJobs(db), runCells(db, lb.from, at)]);
-      const sets = await loadTestSets(db, new Set(cells.map((c) => c.setId)));
-      return { db, lookback: lb, version, jobs: new Map(jobList.map((j) => [j.id, j])), cells, sets };
+      return { db, lookback: lb, version, jobs: new Map(jobList.map((j) => [j.id, j])), cells, holders: new TestSetHolders(db, new Set(cells.map((c) => c.setId))) };
     })();
     contexts.set(key, p);
     p.catch(() => contexts.delete(key));
@@ -65,10 +65,8 @@ export interface HistoryExtras {
   lastFailure?: RunRow;
 }
 
-export const executedIn = (ctx: Pick<LookbackContext, 'sets'>, setId: number | null, testId: number): boolean => {
-  const s = setId === null ? undefined : ctx.sets.get(setId);
-  return !!s && s.has(testId);
-};
+/** Whether a run of the lookback with this test set executed the test (one of those testHistories was asked for). */
+export const executedIn = (ctx: Pick<LookbackContext, 'holders'>, setId: number | null, testId: number): boolean => ctx.holders.has(setId, testId);
 
 /**
  * The histories of the given tests. `firstSeen`: each test's first failure or flake in all stored
@@ -90,7 +88,9 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // failures per job and day, healthy runs apart from broken ones (rows come a test at a time)
   let cur: PerTest | undefined;
   let curId = -1;
-  (await testJobDays(db, testIds, lb.from, lb.at)).each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
+  // (and which of the lookback's test sets hold these tests, read meanwhile)
+  const [jobDays] = await Promise.all([testJobDays(db, testIds, lb.from, lb.at), ctx.holders.load(testIds)]);
+  jobDays.each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
     if (testId !== curId) [cur, curId] = [perTest.get(testId)!, testId];
     const t = cur!;
     t.broken += failedBroken + flakedBroken;
@@ -114,7 +114,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   });
   // healthy runs that executed each test, from the cells and the sets: each job and set's runs per
   // day, which every test of the set takes whole
-  const inSet = new Map([...membersWanted(ctx.sets, testIds)].map(([set, ids]) => [set, ids.map((id) => perTest.get(id)!)]));
+  const inSet = new Map([...ctx.holders.wanted(testIds)].map(([set, ids]) => [set, ids.map((id) => perTest.get(id)!)]));
   for (const g of healthyRuns(ctx)) {
     for (const test of inSet.get(g.setId) ?? []) {
       const runs = series(test, g.jobId).runs;

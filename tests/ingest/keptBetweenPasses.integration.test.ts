@@ -10,6 +10,7 @@ import { getStats } from '../../lib/answers/stats';
 import { ingestPass } from '../../lib/ingest/pass';
 import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';
+import { testSetHolders } from '../../lib/store/testSetBlocks';
 import { closeDatabase, describeEachDatabase, freshDatabase, logicalDump, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, TEST_WORLD_END, writeConfig } from '../helpers/world';
 
@@ -61,6 +62,18 @@ describeEachDatabase('passes of one process', (kind) => {
   afterAll(async () => {
     await server?.close();
     for (const t of targets) await t.drop();
+  });
+
+  it('index every test set after the passes of the command, as the answers read them', async () => {
+    const db = await open(targets[0]);
+    try {
+      const sets = (await db.rows('SELECT id FROM test_set')).map(([id]) => Number(id));
+      expect(sets.length).toBeGreaterThan(0);
+      const holders = await testSetHolders(db, sets, []);
+      expect(sets.every((id) => holders.indexed(id))).toBe(true);
+    } finally {
+      await closeDatabase(db);
+    }
   });
 
   it.each([['the main thread', 0], ['a reader thread', 1]])('keep the known runs, the catalog and the indexes on %s, and store what a process per pass stores', async (_, workers) => {

@@ -3,7 +3,7 @@
 // from the rollups; a day written after it was packed is read from
 // the rollup until it is packed again; packing waits for a day to be over and stops at its budget.
 // On SQLite and PostgreSQL, on the ingested sample world.
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadJobs } from '../../lib/history/jobs';
 import { testTotals } from '../../lib/history/rollupWindow';
 import { ingestPass } from '../../lib/ingest/pass';
@@ -12,38 +12,11 @@ import type { Database } from '../../lib/store/db';
 import { decodeCells, packDays, PACK_AFTER_S, PACKED_ROLLUPS, readPacks } from '../../lib/store/dayPacks';
 import { DAY, dayVersions } from '../../lib/store/rollups';
 import { pruneRunsBefore } from '../../lib/store/retention';
+import { answersJson } from '../helpers/answers';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
 import { configFor, replay, sampleWorld, TEST_WORLD_END } from '../helpers/world';
 
 const END = Math.floor(TEST_WORLD_END.getTime() / 1000);
-const ATS = [END, END - 3 * DAY - 5 * 3600];
-
-/**
- * The hot lists, causes and top tests' pages at ATS, computed by a fresh copy of the code (no day,
- * verdict or answer kept in memory from an earlier call), as JSON.
- */
-async function answers(url: string): Promise<string> {
-  vi.resetModules();
-  const store = await import('../../lib/store/db');
-  const { hotlist } = await import('../../lib/answers/hotlist');
-  const { causes, parseCausesQuery } = await import('../../lib/answers/causes');
-  const { testDetail } = await import('../../lib/answers/testDetail');
-  // the connection the test opened (one per URL per process), under code that has kept nothing
-  const db = await store.openDatabase(url);
-  const jobs = await import('../../lib/history/jobs');
-  const releases = [...new Set((await jobs.loadJobs(db)).map((j) => j.release).filter((r) => r))].sort();
-  expect(releases.length).toBeGreaterThan(1);
-  const out: unknown[] = [];
-  for (const at of ATS) {
-    const list = await hotlist(db, { window: '14d', at, limit: 10_000 });
-    out.push(list, await causes(db, parseCausesQuery({ window: '14d', limit: '50' }, at * 1000)));
-    // a hot list of one release's jobs ranks on those jobs' rows alone
-    for (const release of releases.slice(0, 2)) out.push(await hotlist(db, { window: '7d', at, limit: 10_000, release }));
-    for (const item of list.items.slice(0, 2)) out.push(await testDetail(db, item.id, { window: '14d', at }));
-  }
-  return JSON.stringify(out);
-}
-
 /** A release's failed and flaked runs per test, as the filtered ranking reads them and as the outcomes hold them. */
 async function expectJobTotalsExact(db: Database): Promise<void> {
   const jobs = await loadJobs(db);
@@ -68,7 +41,7 @@ describeEachDatabase('day packs', (kind) => {
     target = await freshDatabase(kind);
     db = await open(target);
     await ingestPass({ config: configFor(world.dir, server.url), db });
-    unpacked = await answers(target.url);
+    unpacked = await answersJson(target.url);
     await expectJobTotalsExact(db);
   }, 300_000);
   afterAll(async () => {
@@ -106,7 +79,7 @@ describeEachDatabase('day packs', (kind) => {
     const ids = (await db.rows('SELECT DISTINCT test_id FROM rollup_test_day')).map(([id]) => Number(id));
     const read = await readPacks(db, PACKED_ROLLUPS[0], ids, Math.floor(END / DAY) - 14, Math.floor(END / DAY), await dayVersions(db));
     expect(read.days.size).toBe(14); // every day of the lookback is read from packs
-    expect(await answers(target.url)).toBe(unpacked);
+    expect(await answersJson(target.url)).toBe(unpacked);
     await expectJobTotalsExact(db);
   }, 120_000);
 
@@ -114,12 +87,12 @@ describeEachDatabase('day packs', (kind) => {
     // retention takes the first hours of a packed day away: that day changes, its packs no longer stand
     const cut = Math.floor((END - 10 * DAY) / DAY) * DAY + 7 * 3600;
     expect((await pruneRunsBefore(db, cut)).runs).toBeGreaterThan(0);
-    const pruned = await answers(target.url);
+    const pruned = await answersJson(target.url);
     expect(pruned).not.toBe(unpacked);
     await db.run("DELETE FROM kv WHERE key >= 'day_pack:' AND key < 'day_pack;'");
-    expect(await answers(target.url)).toBe(pruned); // the same with no pack at all
+    expect(await answersJson(target.url)).toBe(pruned); // the same with no pack at all
     const repacked = await packDays(db, { now: END + 2 * DAY });
     expect(repacked.packed).toBeGreaterThan(0);
-    expect(await answers(target.url)).toBe(pruned);
+    expect(await answersJson(target.url)).toBe(pruned);
   }, 180_000);
 });

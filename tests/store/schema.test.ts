@@ -78,7 +78,7 @@ describeEachDatabase('migrations', (kind) => {
   it('create every table of the schema on a fresh database, the same on both engines', async () => {
     const got = await columns(kind);
     expect(Object.keys(got).sort()).toEqual(
-      ['_prisma_migrations', 'alert_event', 'backfill_cursor', 'bug', 'bug_link', 'day_pack', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'rollup_run_day', 'rollup_run_hour', 'rollup_sig_day', 'rollup_sig_hour', 'rollup_sig_test_day', 'rollup_sig_total', 'rollup_test_day', 'rollup_test_hour', 'rollup_test_total', 'run', 'run_log', 'search_doc', 'signature', 'standing_answer', 'test', 'test_outcome', 'test_set'].sort(),
+      ['_prisma_migrations', 'alert_event', 'backfill_cursor', 'bug', 'bug_link', 'day_pack', 'ingest_pass', 'job', 'kv', 'parse_error', 'pending_run', 'release_tag', 'rollup_run_day', 'rollup_run_hour', 'rollup_sig_day', 'rollup_sig_hour', 'rollup_sig_test_day', 'rollup_sig_total', 'rollup_test_day', 'rollup_test_hour', 'rollup_test_total', 'run', 'run_log', 'search_doc', 'signature', 'standing_answer', 'test', 'test_outcome', 'test_set', 'test_set_block'].sort(),
     );
     if (kind === 'postgres') expect(got).toEqual(await columns('sqlite'));
   });

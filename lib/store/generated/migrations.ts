@@ -58,6 +58,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261204060000_same_condition_indexes",
       "sql": "-- A flaky test's hard failures are paired with a pass of the same job and payload (else commit)\n-- (lib/verdicts/judge.ts). A payload is shared by thousands of runs across jobs: by job and start\n-- alone that read scanned every run of the failures' jobs in the lookback (250 ms for a hot list at\n-- 24,000 runs a day); by job and payload it reads the runs of those groups only.\nCREATE INDEX \"run_job_id_payload_started_idx\" ON \"run\"(\"job_id\", \"payload\", \"started\");\n\nCREATE INDEX \"run_job_id_commit_sha_started_idx\" ON \"run\"(\"job_id\", \"commit_sha\", \"started\");\n"
+    },
+    {
+      "name": "20261204070000_test_set_blocks",
+      "sql": "-- Which test sets hold each test, as bits over blocks of 4,096 set ids (lib/store/testSetBlocks.ts):\n-- a verdict asks it of its tests for every run of 14 days. At 24,000 runs a day those are 5,000 sets\n-- of 3,000 tests, 15 MB to read and decode; a hot list's 100 tests are 200 rows of 512 bytes here.\n-- The rows of test 0 mark the sets indexed so far.\nCREATE TABLE \"test_set_block\" (\n    \"test_id\" INTEGER NOT NULL,\n    \"block\" INTEGER NOT NULL,\n    \"bits\" BLOB NOT NULL,\n\n    PRIMARY KEY (\"test_id\", \"block\")\n);\n"
     }
   ],
   "postgres": [
@@ -116,6 +120,10 @@ export const MIGRATIONS: Record<'sqlite' | 'postgres', Migration[]> = {
     {
       "name": "20261204060005_same_condition_indexes",
       "sql": "-- A flaky test's hard failures are paired with a pass of the same job and payload (else commit)\n-- (lib/verdicts/judge.ts). A payload is shared by thousands of runs across jobs: by job and start\n-- alone that read scanned every run of the failures' jobs in the lookback (250 ms for a hot list at\n-- 24,000 runs a day); by job and payload it reads the runs of those groups only.\nCREATE INDEX \"run_job_id_payload_started_idx\" ON \"run\"(\"job_id\", \"payload\", \"started\");\n\nCREATE INDEX \"run_job_id_commit_sha_started_idx\" ON \"run\"(\"job_id\", \"commit_sha\", \"started\");\n"
+    },
+    {
+      "name": "20261204070005_test_set_blocks",
+      "sql": "-- Which test sets hold each test, as bits over blocks of 4,096 set ids (lib/store/testSetBlocks.ts):\n-- a verdict asks it of its tests for every run of 14 days. At 24,000 runs a day those are 5,000 sets\n-- of 3,000 tests, 15 MB to read and decode; a hot list's 100 tests are 200 rows of 512 bytes here.\n-- The rows of test 0 mark the sets indexed so far.\nCREATE TABLE \"test_set_block\" (\n    \"test_id\" INTEGER NOT NULL,\n    \"block\" INTEGER NOT NULL,\n    \"bits\" BYTEA NOT NULL,\n\n    CONSTRAINT \"test_set_block_pkey\" PRIMARY KEY (\"test_id\",\"block\")\n);\n"
     }
   ]
 };
