@@ -204,7 +204,10 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   return less ? netCells(out) : out;
 }
 
-/** Cells of the same job, test set and bucket summed, those left at nothing dropped (in maps of numbers: 20,000 cells a lookback). */
+/**
+ * Cells of the same job, test set and bucket summed, those left at nothing dropped; keyed in maps of
+ * numbers (a lookback's 20,000 cells made a string each).
+ */
 function netCells(cells: RunCell[]): RunCell[] {
   const byKey = new Map<number, Map<number, Map<number, RunCell>>>();
   const out: RunCell[] = [];
