@@ -13,8 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { formatPackSummary, packDays } from '../lib/store/dayPacks';
-import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
+import { formatReadIndexes, updateReadIndexes } from '../lib/store/readIndexes';
 import { releaseWithMostJobs } from './database';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -31,8 +30,7 @@ const [span] = await db.rows('SELECT MAX(started) FROM run');
 const newest = Number(span[0]);
 const release = await releaseWithMostJobs(db);
 if (!values['as-is']) {
-  console.log(formatSetIndexSummary(await indexTestSets(db)));
-  console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
+  for (const line of formatReadIndexes(await updateReadIndexes(db, { budgetMs: Infinity }))) console.log(line);
   console.log(formatStandingSummary(await refreshStandingAnswers(db, undefined)));
 }
 await closeDatabase(db);

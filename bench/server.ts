@@ -17,8 +17,7 @@ import { parseArgs } from 'node:util';
 import { formatStandingSummary, refreshStandingAnswers } from '../lib/answers/standing';
 import { releaseWithMostJobs } from './database';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { formatPackSummary, packDays } from '../lib/store/dayPacks';
-import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
+import { formatReadIndexes, updateReadIndexes } from '../lib/store/readIndexes';
 import { bumpDataVersion, DAY } from '../lib/store/rollups';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -77,8 +76,7 @@ let release: string | undefined;
   } else {
     // the ingester's steps after a pass: the test sets indexed, the days over packed (all of them, as
     // after the passes that made the database; at most 20 s a pass otherwise), then the standing answers
-    console.log(formatSetIndexSummary(await indexTestSets(db)));
-    console.log(formatPackSummary(await packDays(db, { budgetMs: Infinity })));
+    for (const line of formatReadIndexes(await updateReadIndexes(db, { budgetMs: Infinity }))) console.log(line);
     console.log(`${formatStandingSummary(await refreshStandingAnswers(db, undefined))} (the ingester's step after its first pass)`);
     // a later pass of the same ingester: it wrote today's runs, the whole days before stay in memory
     await bumpDataVersion(db, [Math.floor(Date.now() / 1000 / DAY)]);

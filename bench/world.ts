@@ -5,8 +5,7 @@
 // 20 million non-passing outcomes at the default density (2% of executed outcomes).
 import { parseArgs } from 'node:util';
 import { closeDatabase, openDatabase } from '../lib/store/db';
-import { formatPackSummary, packDays } from '../lib/store/dayPacks';
-import { formatSetIndexSummary, indexTestSets } from '../lib/store/testSetBlocks';
+import { formatReadIndexes, updateReadIndexes } from '../lib/store/readIndexes';
 import { emptyDatabase } from './database';
 import { generateScaleDatabase } from './scaleWorld';
 
@@ -46,8 +45,6 @@ const world = await generateScaleDatabase(db, {
 process.stderr.write('\n');
 // as the ingester that stored these runs would have after its passes: the test sets indexed, the days
 // over packed
-process.stderr.write(`${formatSetIndexSummary(await indexTestSets(db))}\n`);
-const packs = await packDays(db, { now: end, budgetMs: Infinity });
-process.stderr.write(`${formatPackSummary(packs)}\n`);
+for (const line of formatReadIndexes(await updateReadIndexes(db, { now: end, budgetMs: Infinity }))) process.stderr.write(`${line}\n`);
 console.log(JSON.stringify({ end: new Date(end * 1000).toISOString(), ...world, jobs: world.jobs.length, tests: world.tests.length, nonPassingShare: Math.round((world.outcomes / world.executed) * 10000) / 10000, seconds: Math.round((performance.now() - t0) / 1000) }));
 await closeDatabase(db);

@@ -12,8 +12,7 @@ import { createProgress } from '../ingest/progress';
 import { currentHour } from '../replay/ensureWorld';
 import type { ReplayServer } from '../replay/server';
 import { closeDatabase, databaseUrl, DEFAULT_SQLITE_URL, openDatabase, sqliteFile, type Database } from '../store/db';
-import { formatPackSummary, packDays } from '../store/dayPacks';
-import { formatSetIndexSummary, indexTestSets } from '../store/testSetBlocks';
+import { formatReadIndexes, updateReadIndexes } from '../store/readIndexes';
 import { parse, UsageError } from './args';
 import type { Command } from './command';
 import { startSampleReplay, writeReplayConfig } from './replay';
@@ -107,10 +106,7 @@ async function afterPass(config: Config, db: Database, quiet = false): Promise<v
     const { alertAfterPass, formatAlertSummary } = await import('../alerts/afterPass');
     log(formatAlertSummary(await alertAfterPass({ config, db })));
   }
-  const index = await indexTestSets(db);
-  if (!quiet || index.errors.length) log(formatSetIndexSummary(index));
-  const packs = await packDays(db);
-  if (!quiet || packs.errors.length) log(formatPackSummary(packs));
+  for (const line of formatReadIndexes(await updateReadIndexes(db), quiet)) log(line);
   const standing = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);
   if (!quiet || standing.errors.length) log(formatStandingSummary(standing));
 }

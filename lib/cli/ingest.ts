@@ -4,8 +4,7 @@ import { ingesterLock } from '../ingest/activeIngester';
 import { formatSummary, ingestPass } from '../ingest/pass';
 import { createProgress } from '../ingest/progress';
 import { databaseUrl, openDatabase } from '../store/db';
-import { formatPackSummary, packDays } from '../store/dayPacks';
-import { formatSetIndexSummary, indexTestSets } from '../store/testSetBlocks';
+import { formatReadIndexes, updateReadIndexes } from '../store/readIndexes';
 import { parse, parseDuration, printJson, UsageError } from './args';
 import type { Command } from './command';
 
@@ -51,13 +50,11 @@ configuration is invalid.`,
         // the test sets new since, indexed, and the days over, packed, for the answers that read them
         // (never a failure of the pass), then the answers for now a buildcop opens first, ready before
         // anyone asks
-        const testSetIndex = await indexTestSets(db);
-        const dayPacks = await packDays(db);
+        const readIndexes = await updateReadIndexes(db);
         const standingAnswers = await refreshStandingAnswers(db, config.ignoreTests, Date.now(), config.ingest?.standingReleases);
-        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), testSetIndex, dayPacks, standingAnswers });
+        if (values.json) printJson({ ...summary, ...(alerts ? { alerts } : {}), ...readIndexes, standingAnswers });
         else process.stdout.write(`${formatSummary(summary)}\n${alerting && alerts ? `${alerting.formatAlertSummary(alerts)}\n` : ''}`);
-        if ((!values.quiet && !values.json) || testSetIndex.errors.length) process.stderr.write(`ingest: ${formatSetIndexSummary(testSetIndex)}\n`);
-        if ((!values.quiet && !values.json) || dayPacks.errors.length) process.stderr.write(`ingest: ${formatPackSummary(dayPacks)}\n`);
+        for (const line of formatReadIndexes(readIndexes, !!values.quiet || !!values.json)) process.stderr.write(`ingest: ${line}\n`);
         if ((!values.quiet && !values.json) || standingAnswers.errors.length) process.stderr.write(`ingest: ${formatStandingSummary(standingAnswers)}\n`);
         if (summary.status !== 'ok') {
           process.stderr.write(`ingest: pass failed: ${summary.message}${interval ? `; next pass in ${values.interval}` : ''}\n`);
