@@ -49,11 +49,10 @@ export function sparkStep(span: WindowSpan): number {
 const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || allowed.has(jobId);
 
 /**
- * fn for each of the given tests and each job and test set whose runs in `cells` executed it: the
- * group's runs per bucket of `bucket` seconds from `base` (n buckets).
+ * fn for each test and each job and test set whose runs in `cells` executed it (`inSet`: set id -> the
+ * tests it holds): the group's runs per bucket of `bucket` seconds from `base` (n buckets).
  */
-async function eachTestGroup(db: Database, cells: RunCell[], testIds: number[], allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): Promise<void> {
-  const inSet = (await testSetHolders(db, new Set(cells.map((c) => c.setId)), testIds)).wanted(testIds);
+function eachTestGroup(cells: RunCell[], inSet: Map<number, number[]>, allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): void {
   for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
     for (const t of inSet.get(g.setId) ?? []) fn(t, g);
   }
@@ -126,8 +125,10 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
   // job's runs only where the test failed or flaked there
   const base = Math.floor(span.from / cellBucket) * cellBucket;
   const n = Math.max(1, Math.ceil((span.to - base) / cellBucket));
+  // which of the tests each set of either window's runs holds, read once for both
+  const inSet = (await testSetHolders(db, new Set([...cellsWindow, ...cellsPrev].map((c) => c.setId)), testIds)).wanted(testIds);
   const runsByTest = new Map<number, number[]>();
-  await eachTestGroup(db, cellsWindow, testIds, allowed, base, cellBucket, n, (t, g) => {
+  eachTestGroup(cellsWindow, inSet, allowed, base, cellBucket, n, (t, g) => {
     let runs = runsByTest.get(t);
     if (!runs) runsByTest.set(t, (runs = zeros(n)));
     let total = 0;
@@ -149,7 +150,7 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
   }
   const prevBase = Math.floor(span.prevFrom / DAY) * DAY;
   const prevN = Math.max(1, Math.ceil((span.from - prevBase) / DAY));
-  await eachTestGroup(db, cellsPrev, testIds, allowed, prevBase, DAY, prevN, (t, g) => {
+  eachTestGroup(cellsPrev, inSet, allowed, prevBase, DAY, prevN, (t, g) => {
     const w = out.get(t)!;
     for (const b of g.buckets) w.prevRuns += g.runs[b];
   });
