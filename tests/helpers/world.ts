@@ -102,3 +102,29 @@ export async function worldDatabaseUrl(): Promise<string> {
   fs.copyFileSync(cached, copy);
   return `file:${copy}`;
 }
+
+/**
+ * A new database of the given kind holding the sample world as one ingest pass stores it (served by
+ * a replay server for that pass only); drop() closes and removes it.
+ */
+export async function freshWorldDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: import('../../lib/store/db').Database; url: string; drop(): Promise<void> }> {
+  const { closeDatabase, freshDatabase, open } = await import('./databases');
+  const { ingestPass } = await import('../../lib/ingest/pass');
+  const { dir } = await sampleWorld();
+  const server = await replay(dir);
+  const target = await freshDatabase(kind);
+  try {
+    const db = await open(target);
+    const drop = async () => {
+      await closeDatabase(db);
+      await target.drop();
+    };
+    await ingestPass({ config: configFor(dir, server.url), db }).catch(async (e) => {
+      await drop();
+      throw e;
+    });
+    return { db, url: target.url, drop };
+  } finally {
+    await server.close();
+  }
+}

@@ -6,15 +6,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadJobs } from '../../lib/history/jobs';
 import { testTotals } from '../../lib/history/rollupWindow';
-import { ingestPass } from '../../lib/ingest/pass';
-import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';
 import { decodeCells, packDays, PACK_AFTER_S, PACKED_ROLLUPS, readPacks } from '../../lib/store/dayPacks';
 import { DAY, dayVersions } from '../../lib/store/rollups';
 import { pruneRunsBefore } from '../../lib/store/retention';
 import { answersJson } from '../helpers/answers';
-import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
-import { configFor, replay, sampleWorld, TEST_WORLD_END } from '../helpers/world';
+import { describeEachDatabase } from '../helpers/databases';
+import { freshWorldDatabase, TEST_WORLD_END } from '../helpers/world';
 
 const END = Math.floor(TEST_WORLD_END.getTime() / 1000);
 /** A release's failed and flaked runs per test, as the filtered ranking reads them and as the outcomes hold them. */
@@ -31,22 +29,16 @@ async function expectJobTotalsExact(db: Database): Promise<void> {
 }
 
 describeEachDatabase('day packs', (kind) => {
-  let server: ReplayServer;
-  let target: TestDatabase;
+  let target: Awaited<ReturnType<typeof freshWorldDatabase>>;
   let db: Database;
   let unpacked: string;
   beforeAll(async () => {
-    const world = await sampleWorld();
-    server = await replay(world.dir);
-    target = await freshDatabase(kind);
-    db = await open(target);
-    await ingestPass({ config: configFor(world.dir, server.url), db });
+    target = await freshWorldDatabase(kind);
+    db = target.db;
     unpacked = await answersJson(target.url);
     await expectJobTotalsExact(db);
   }, 300_000);
   afterAll(async () => {
-    await server?.close();
-    if (db) await closeDatabase(db);
     await target?.drop();
   });
 

@@ -3,14 +3,12 @@
 // after it (here across block boundaries) are read from the sets until indexed, and only they are
 // indexed then. On SQLite and PostgreSQL, on the ingested sample world.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ingestPass } from '../../lib/ingest/pass';
-import type { ReplayServer } from '../../lib/replay/server';
 import type { Database } from '../../lib/store/db';
 import { BLOCK_SETS, indexTestSets, testSetHolders } from '../../lib/store/testSetBlocks';
 import { decodeTestSet, encodeTestSet, testSetHash } from '../../lib/store/testSets';
 import { answersJson } from '../helpers/answers';
-import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
-import { configFor, replay, sampleWorld } from '../helpers/world';
+import { describeEachDatabase } from '../helpers/databases';
+import { freshWorldDatabase } from '../helpers/world';
 
 /** Every set's members as stored: set id -> test ids. */
 async function storedSets(db: Database): Promise<Map<number, Set<number>>> {
@@ -30,21 +28,15 @@ async function expectHoldersExact(db: Database, what: string): Promise<void> {
 }
 
 describeEachDatabase('test set index', (kind) => {
-  let server: ReplayServer;
-  let target: TestDatabase;
+  let target: Awaited<ReturnType<typeof freshWorldDatabase>>;
   let db: Database;
   let fromSets: string;
   beforeAll(async () => {
-    const world = await sampleWorld();
-    server = await replay(world.dir);
-    target = await freshDatabase(kind);
-    db = await open(target);
-    await ingestPass({ config: configFor(world.dir, server.url), db });
+    target = await freshWorldDatabase(kind);
+    db = target.db;
     fromSets = await answersJson(target.url);
   }, 300_000);
   afterAll(async () => {
-    await server?.close();
-    if (db) await closeDatabase(db);
     await target?.drop();
   });
 
