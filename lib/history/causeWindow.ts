@@ -3,6 +3,7 @@
 // Whole days and hours from the rollup tables, the edges from the runs themselves (spans.ts).
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { byTime } from '../store/sql';
 import { cachedDays } from './dayCache';
 import { SIGNATURE_JOB_DAYS } from '../store/dayPacks';
 import { dayRollupChunks, rowsOf } from './dayRollup';
@@ -17,8 +18,8 @@ export interface CauseCounts {
 }
 
 /** Per (run, signature) of the raw rows in [a, b): the worst outcome and the outcomes; as SQL. */
-const perRunSig = (a: number, b: number, extra = '') =>
-  `SELECT run_id, signature_id, MIN(outcome) AS worst, COUNT(*) AS n, MIN(started) AS started, MIN(job_id) AS job_id FROM test_outcome
+const perRunSig = (a: number, b: number, extra = '', table = 'test_outcome') =>
+  `SELECT run_id, signature_id, MIN(outcome) AS worst, COUNT(*) AS n, MIN(started) AS started, MIN(job_id) AS job_id FROM ${table}
    WHERE started >= ${a} AND started < ${b} AND signature_id IS NOT NULL${extra} GROUP BY run_id, signature_id`;
 
 function bump(m: Map<number, CauseCounts>, sig: number, runs: number, flaked: number, outcomes: number): void {
@@ -48,7 +49,7 @@ export async function causeTotals(db: Database, from: number, to: number, jobs: 
   if (!jobs) for (const [a, b] of s.hours) add(await db.rows('SELECT signature_id, SUM(runs), SUM(flaked_runs), SUM(outcomes) FROM rollup_sig_hour WHERE hour >= ? AND hour < ? GROUP BY signature_id', [a, b]));
   const extra = jobs ? ` AND job_id IN (${jobList})` : '';
   for (const [a, b] of raw) {
-    add(await db.rows(`SELECT signature_id, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END), SUM(n) FROM (${perRunSig(a, b, extra)}) x GROUP BY signature_id`));
+    add(await db.rows(`SELECT signature_id, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END), SUM(n) FROM (${perRunSig(a, b, extra, byTime(db, 'test_outcome'))}) x GROUP BY signature_id`));
   }
   return out;
 }

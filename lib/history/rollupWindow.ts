@@ -3,6 +3,7 @@
 // thousand rows however many runs it holds, and exact for any `at`.
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { byTime } from '../store/sql';
 import { BROKEN_RUN } from '../store/rollups';
 import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from './dayCache';
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
@@ -17,20 +18,16 @@ export interface Counts {
 
 const idList = (ids: Iterable<number>) => [...ids].join(', ');
 
-/**
- * What a range of time's rows of every test are grouped by: on SQLite `+test_id`, which keeps its
- * planner off a skip scan of the (test_id, time) index, 3,000 seeks (an hour of every test's rows:
- * 100 ms cold, 10 ms through the time index).
- */
-const byTestInTime = (db: Database) => (db.dialect === 'sqlite' ? '+test_id' : 'test_id');
+/** A table read for a range of time (byTime for every test's rows, as is for a few tests'). */
+type TimeTable = (table: 'rollup_test_hour' | 'test_outcome') => string;
 
 /**
- * Reads a query of every test, or of `only` a few (a page's window before) through the tests' own
- * index; `query` is given the tests' condition and what to group a range of time's rows by.
+ * Reads a query of every test, through the time index, or of `only` a few (a page's window before)
+ * through the tests' own index; `query` is given the tests' condition and the table to read.
  */
-function testsReader(db: Database, only: number[] | undefined): (query: (testWhere: string, groupBy: string) => string) => Promise<unknown[][]> {
-  if (only) return (query) => selectRowsIn(db, (p) => query(` AND test_id IN (${p})`, 'test_id'), only);
-  return (query) => db.rows(query('', byTestInTime(db)));
+function testsReader(db: Database, only: number[] | undefined): (query: (testWhere: string, from: TimeTable) => string) => Promise<unknown[][]> {
+  if (only) return (query) => selectRowsIn(db, (p) => query(` AND test_id IN (${p})`, (t) => t), only);
+  return (query) => db.rows(query('', (t) => byTime(db, t)));
 }
 
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
@@ -55,7 +52,7 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
     for (const [t, f, fl] of rows) bump(out, Number(t), sign * Number(f), sign * Number(fl));
   };
   const days = (d0: number, d1: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
-  const hours = (a: number, b: number) => read((w, g) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_hour WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY ${g}`);
+  const hours = (a: number, b: number) => read((w, t) => `SELECT test_id, SUM(failed), SUM(flaked) FROM ${t('rollup_test_hour')} WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`);
   // [rows, +1 or -1]: most of a day's hours as the day less its other hours (a twentieth of the rows)
   const reads: Promise<[unknown[][], number]>[] = [];
   const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
@@ -67,8 +64,8 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   for (const [a, b] of s.raw) {
     // every test's part of an hour on SQLite summed here: its GROUP BY sorts the 30,000 rows of half an
     // hour at OpenShift's scale in a temporary B-tree, three times as long as reading them
-    if (db.dialect === 'sqlite' && !only) plus(db.rows(`SELECT test_id, outcome FROM test_outcome WHERE started >= ${a} AND started < ${b}`).then(countsPerTest));
-    else plus(read((w, g) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b}${w} GROUP BY ${g}`));
+    if (db.dialect === 'sqlite' && !only) plus(db.rows(`SELECT test_id, outcome FROM ${byTime(db, 'test_outcome')} WHERE started >= ${a} AND started < ${b}`).then(countsPerTest));
+    else plus(read((w, t) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`));
   }
   for (const [rows, sign] of await Promise.all(reads)) add(rows, sign);
   for (const [t, c] of out) if (!c.failed && !c.flaked) out.delete(t);
@@ -118,7 +115,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
       }
       return [[...sums.values()].flat()];
     },
-    part: (a, b) => read((w, g) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM test_outcome WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY ${g}`),
+    part: (a, b) => read((w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
   });
   forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
@@ -149,7 +146,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
     whole: (d0, d1) => cachedDays(db, TEST_JOB_DAYS.name, 7, 2, testIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids), TEST_JOB_DAYS),
     // the broken runs of the part, a few, looked up as a set: not a join of every outcome to its run
     part: (a, b) => {
-      const broken = `o.run_id IN (SELECT r.id FROM run r WHERE r.started >= ${a} AND r.started < ${b} AND ${BROKEN_RUN})`;
+      const broken = `o.run_id IN (SELECT r.id FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ${a} AND r.started < ${b} AND ${BROKEN_RUN})`;
       return selectRowsIn(
         db,
         (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
@@ -198,7 +195,7 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   for (const [a, b] of h.less) hours(a, b, -1);
   const less = h.less.length > 0;
   for (const [a, b] of s.raw) {
-    read(HOUR, `SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM run r WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]);
+    read(HOUR, `SELECT r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}, COUNT(*), SUM(CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END) FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ? AND r.started < ? GROUP BY r.job_id, COALESCE(r.test_set_id, 0), r.started / ${HOUR}`, [a, b]);
   }
   for (const [rows, unit, sign] of await Promise.all(reads)) push(rows, unit, sign);
   return less ? netCells(out) : out;

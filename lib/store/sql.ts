@@ -40,3 +40,15 @@ export interface Database extends Sql {
   /** the raw better-sqlite3 handle (SQLite only), for the bulk write path */
   readonly sqlite?: BetterSqlite3.Database;
 }
+
+/** Each table's index of a range of time on SQLite (rollup_test_hour's is its primary key). */
+const TIME_INDEXES = { rollup_test_hour: 'sqlite_autoindex_rollup_test_hour_1', test_outcome: 'test_outcome_by_start_idx', run: 'run_by_start_idx' } as const;
+
+/**
+ * A table read for a range of time, every test's or job's rows: on SQLite held to the time index.
+ * With ANALYZE's statistics its planner may instead skip-scan an index led by the test or the job,
+ * a seek per test (an 11-hour range of rollup_test_hour at OpenShift's scale: 3,100 page reads and
+ * 100 ms in a new process, against 125 pages through the time index). PostgreSQL: the table as is.
+ */
+export const byTime = (sql: Pick<Sql, 'dialect'>, table: keyof typeof TIME_INDEXES, alias = ''): string =>
+  `${table}${alias ? ` ${alias}` : ''}${sql.dialect === 'sqlite' ? ` INDEXED BY ${TIME_INDEXES[table]}` : ''}`;

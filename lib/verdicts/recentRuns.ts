@@ -11,6 +11,7 @@ import { DAY } from '../history/spans';
 import { rowsPerKey } from '../store/bulk';
 import { outcomesOfTests, RECENT_RUN, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
+import { byTime } from '../store/sql';
 import type { Lookback } from './lookback';
 
 /** How far back a job's latest runs are looked for (a streak is of what is happening now). */
@@ -41,7 +42,7 @@ export interface RecentRuns {
 
 /** Every run started in [a, b), in start order. */
 async function runsBetween(db: Database, a: number, b: number): Promise<RecentRun[]> {
-  return (await db.rows(`SELECT ${RECENT_RUN} FROM run r WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRecentRun);
+  return (await db.rows(`SELECT ${RECENT_RUN} FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ? AND r.started < ? ORDER BY r.started, r.id`, [a, b])).map(toRecentRun);
 }
 
 /**

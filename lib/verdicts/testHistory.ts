@@ -8,6 +8,7 @@ import { runCells, runsPerJobSet, testJobDays, type JobSetRuns, type RunCell } f
 import { forEachQuery, rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
 import { TestSetHolders } from '../store/testSetBlocks';
+import { byTime } from '../store/sql';
 import { dataVersion } from '../store/rollups';
 import { bucketIn, bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
@@ -192,7 +193,7 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
         if (!r.broken && executedIn(ctx, r.testSetId, id)) runsSince++;
       }
     } else {
-      const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM run r WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
+      const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM ${byTime(ctx.db, 'run', 'r')} WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
       for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
     }
     out.set(id, { run, runsSince });
