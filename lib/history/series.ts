@@ -2,5 +2,17 @@
 // thousands of them for a hot list. Plain arrays, not Float64Array: each small typed array carries an
 // ArrayBuffer of its own, which made filling a hot list's 100 tests' series three times slower.
 
+/** A packed array of n zeros per n, copied: faster to make than a holey `new Array(n)` filled, and faster to read. */
+const templates: number[][] = [];
+
 /** n zeros. */
-export const zeros = (n: number): number[] => new Array<number>(n).fill(0);
+export function zeros(n: number): number[] {
+  let t = templates[n];
+  if (!t) {
+    t = [];
+    for (let i = 0; i < n; i++) t.push(0);
+    if (n < 64) templates[n] = t;
+    else return t;
+  }
+  return t.slice();
+}

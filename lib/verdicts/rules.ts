@@ -139,18 +139,22 @@ function slicesOfJobs(h: TestHistory): Slice[] {
   const variants = new Map<string, Slice>();
   const jobs: Slice[] = [];
   for (const j of h.jobs) {
-    const failures = zeros(n);
-    addInto(failures, j.failed);
-    addInto(failures, j.flaked);
     const key = variantKey(j);
     let v = variants.get(key);
     if (!v) {
       variants.set(key, (v = { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, series: { runs: zeros(n), failed: zeros(n) }, jobs: [] }));
     }
     addInto(v.series.runs as number[], j.runs);
-    addInto(v.series.failed as number[], failures);
+    addInto(v.series.failed as number[], j.failed);
+    addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
-    if (sum(j.runs) >= RULES.jobSliceMinRuns) jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
+    // a job's failures and flakes as one series only for a slice of its own (a test runs on 800 jobs)
+    if (sum(j.runs) >= RULES.jobSliceMinRuns) {
+      const failures = zeros(n);
+      addInto(failures, j.failed);
+      addInto(failures, j.flaked);
+      jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
+    }
   }
   const order = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : sliceLabel(a) < sliceLabel(b) ? -1 : 1);
   return [...[...variants.values()].sort(order), ...jobs.sort(order)];

@@ -16,6 +16,9 @@ import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { zeros } from '../history/series';
 
+/** A job's latest outcomes where none were read (most of a test's 800 jobs): one array, never changed. */
+const NO_LATEST: number[] = Object.freeze([]) as unknown as number[];
+
 /** The lookback at one `at` on one version of the data: what every test's history there shares. */
 export interface LookbackContext {
   db: Database;
@@ -138,7 +141,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     for (const [jobId, s] of t.jobs.entries()) {
       if (!s) continue;
       const info = ctx.jobs.get(jobId);
-      jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest: latest.get(testId)?.get(jobId) ?? [] });
+      jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest: latest.get(testId)?.get(jobId) ?? NO_LATEST });
     }
     jobs.sort((x, y) => (x.job < y.job ? -1 : 1));
     const last = lastFailures.get(testId);
