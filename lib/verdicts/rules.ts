@@ -46,7 +46,7 @@ export interface JobSeries {
   failed: ArrayLike<number>;
   flaked: ArrayLike<number>;
   /** the test's outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
-  latest: number[];
+  latest: readonly number[];
 }
 
 export interface SameConditionPair {
