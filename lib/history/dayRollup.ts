@@ -9,7 +9,7 @@ import { DAY, HOUR } from './spans';
 
 /** Rows of `width` numbers flattened, [...key, day number, ...values] each; a row's bucket starts at max(clip, its day's start). */
 export interface RowChunk {
-  cells: ArrayLike<number>;
+  cells: Int32Array;
   clip: number;
 }
 
@@ -21,7 +21,7 @@ export interface DayRollup {
   /** the key's numbers at the start of each row: a test, or a test and a job (or signature) */
   keyLength: 1 | 2;
   width: number;
-  whole: (d0: number, d1: number) => Promise<ArrayLike<number>[]>;
+  whole: (d0: number, d1: number) => Promise<Int32Array[]>;
   part: (a: number, b: number) => Promise<unknown[][]>;
   /**
    * What the rows are (the rollup and its ids), when the same partial day is often asked for again:
@@ -68,10 +68,15 @@ async function runsEstimate(db: Database, day: number, parts: number[][]): Promi
   });
 }
 
-/** Rows as one flat array of numbers. */
-export const flatten = (rows: unknown[][]): number[] => {
-  const out: number[] = [];
-  for (const row of rows) for (const v of row) out.push(Number(v));
+/**
+ * Rows as one flat array of 32-bit numbers (ids, day numbers and counts), as the day cache and the
+ * packs give whole days: a reader of both kinds of chunk would read each more slowly.
+ */
+export const flatten = (rows: unknown[][]): Int32Array => {
+  const width = rows.length ? rows[0].length : 0;
+  const out = new Int32Array(rows.length * width);
+  let o = 0;
+  for (const row of rows) for (let j = 0; j < width; j++) out[o++] = Number(row[j]);
   return out;
 };
 
@@ -88,7 +93,7 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
     const end = start + DAY;
     const cells = await memoized(db, r.memo && `${r.memo}|${a}|${b}`, day, async () => {
       const [inside, before, after] = await runsEstimate(db, day, [[a, b], [start, a], [b, end]]);
-      if (!inside) return [];
+      if (!inside) return new Int32Array(0);
       return before + after >= inside ? flatten(await r.part(a, b)) : dayLess(r, day, [[start, a], [b, end]]);
     });
     return cells.length ? [{ cells, clip: a }] : [];
@@ -100,7 +105,7 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
 }
 
 /** One day's rollup rows less the raw rows of the given parts of it, flattened; rows left at zero are dropped. */
-async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<number[]> {
+async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<Int32Array> {
   const { keyLength: k, width: w } = r;
   // each key's row offset, in maps of numbers (a day of a hot list's tests per job is 35,000 rows: no
   // string made per row)
@@ -116,13 +121,13 @@ async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<nu
   };
   const get = (row: ArrayLike<unknown>) => (k === 1 ? ones.get(Number(row[0])) : twos.get(Number(row[0]))?.get(Number(row[1])));
   // the day's rows copied flat (kept cells are shared and never changed)
-  const cells: number[] = [];
   const [dayRows, ...partRows] = await Promise.all([r.whole(day, day + 1), ...parts.map(([a, b]) => (b > a ? r.part(a, b) : Promise.resolve([])))]);
+  const cells = new Int32Array(dayRows.reduce((n, chunk) => n + chunk.length, 0));
+  let at = 0;
   for (const chunk of dayRows) {
-    for (let i = 0; i < chunk.length; i += w) {
-      set(chunk, i, cells.length);
-      for (let j = 0; j < w; j++) cells.push(chunk[i + j]);
-    }
+    for (let i = 0; i < chunk.length; i += w) set(chunk, i, at + i);
+    cells.set(chunk, at);
+    at += chunk.length;
   }
   for (const rows of partRows) {
     for (const row of rows) {
@@ -130,17 +135,20 @@ async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<nu
       if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= Number(row[j]);
     }
   }
-  const out: number[] = [];
+  // the rows that still count, moved up in place
+  let kept = 0;
   for (let o = 0; o < cells.length; o += w) {
     let counts = false;
     for (let j = k + 1; j < w && !counts; j++) counts = cells[o + j] !== 0;
-    if (counts) for (let j = 0; j < w; j++) out.push(cells[o + j]);
+    if (!counts) continue;
+    if (kept !== o) cells.copyWithin(kept, o, o + w);
+    kept += w;
   }
-  return out;
+  return cells.subarray(0, kept);
 }
 
 /** Calls fn for each row: the chunk's cells, the row's offset, and its bucket's start (Unix seconds). */
-export function forEachRow(chunks: RowChunk[], width: number, dayColumn: number, fn: (cells: ArrayLike<number>, i: number, start: number) => void): void {
+export function forEachRow(chunks: RowChunk[], width: number, dayColumn: number, fn: (cells: Int32Array, i: number, start: number) => void): void {
   for (const { cells, clip } of chunks) {
     for (let i = 0; i < cells.length; i += width) fn(cells, i, Math.max(clip, cells[i + dayColumn] * DAY));
   }

@@ -113,7 +113,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
           else sums.set(c[i + 1], [c[i + 1], d0, c[i + 3], c[i + 4]]);
         }
       }
-      return [[...sums.values()].flat()];
+      return [Int32Array.from([...sums.values()].flat())];
     },
     part: (a, b) => read((w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
   });
