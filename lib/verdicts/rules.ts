@@ -160,7 +160,18 @@ function slicesOfJobs(h: TestHistory): Slice[] {
   return [...[...variants.values()].sort(order), ...jobs.sort(order)];
 }
 
+type Totals = { runs: number; failed: number; flaked: number };
+type Counts = { failedRuns: number; flakedRuns: number; runs: number; lookbackFrom: string };
+
+/**
+ * Histories judged flaky or failing, with what that step reads: the evidence's pairs, read for those
+ * verdicts only, send them back to judge, and no rule before that step reads the pairs.
+ */
+const pastTheRises = new WeakMap<TestHistory, { totals: Totals; counts: Counts; severity: FlakeSeverity }>();
+
 export function judge(h: TestHistory): Verdict {
+  const known = pastTheRises.get(h);
+  if (known) return flakyOrFailing(h, known.totals, known.counts, known.severity);
   const totals = { runs: 0, failed: 0, flaked: 0 };
   for (const j of h.jobs) {
     totals.runs += sum(j.runs);
@@ -281,6 +292,12 @@ export function judge(h: TestHistory): Verdict {
   }
 
   const severity = flakeSeverity(h);
+  pastTheRises.set(h, { totals, counts, severity });
+  return flakyOrFailing(h, totals, counts, severity);
+}
+
+/** The last rules: flaky (retries that passed, or a pass under the same condition), else failing. */
+function flakyOrFailing(h: TestHistory, totals: Totals, counts: Counts, severity: FlakeSeverity): Verdict {
   if (totals.flaked > 0 || h.sameConditionPairs.length > 0) {
     const parts = [];
     if (totals.flaked) parts.push(`failed then passed on retry in the same run ${totals.flaked} times`);
