@@ -80,14 +80,19 @@ const PROBE_ROWS = 4;
  * the runs before it probed one by one, whichever mix reads least.
  */
 export function readPlan(starts: number[], at: number, rowsPerSecond: number): { from: number; probed: number[] } {
-  const desc = [...starts].sort((a, b) => b - a);
-  let best = { from: at, cost: PROBE_ROWS * desc.length };
-  for (let i = 0; i < desc.length; i++) {
-    if (i + 1 < desc.length && desc[i + 1] === desc[i]) continue; // a span takes every run of its first second
-    const cost = rowsPerSecond * (at - desc[i]) + PROBE_ROWS * (desc.length - i - 1);
-    if (cost < best.cost) best = { from: desc[i], cost };
+  // ascending in a typed array, read from its end: a numeric sort without a comparator called (a hot
+  // list's 100 tests have 3,000 latest runs each)
+  const asc = Float64Array.from(starts).sort();
+  const n = asc.length;
+  let best = { from: at, cost: PROBE_ROWS * n };
+  for (let i = n - 1; i >= 0; i--) {
+    if (i > 0 && asc[i - 1] === asc[i]) continue; // a span takes every run of its first second
+    const cost = rowsPerSecond * (at - asc[i]) + PROBE_ROWS * i;
+    if (cost < best.cost) best = { from: asc[i], cost };
   }
-  return { from: best.from, probed: desc.filter((s) => s < best.from) };
+  const probed: number[] = [];
+  for (let i = n - 1; i >= 0; i--) if (asc[i] < best.from) probed.push(asc[i]);
+  return { from: best.from, probed };
 }
 
 /**
