@@ -54,35 +54,27 @@ export async function lookbackContext(db: Database, at: number): Promise<Lookbac
   return p;
 }
 
-/** The lookback's healthy runs per job and test set, per day (made once per lookback). */
-const healthyByContext = new WeakMap<LookbackContext, JobSetRuns[]>();
-
-function healthyRuns(ctx: LookbackContext): JobSetRuns[] {
-  let out = healthyByContext.get(ctx);
-  if (!out) healthyByContext.set(ctx, (out = runsPerJobSet(ctx.cells, ctx.lookback.from, GRID_SECONDS, ctx.lookback.buckets, (c) => c.runs - c.broken)));
-  return out;
-}
-
 /** A job's healthy runs per day: per test set, and of all its sets (shared, never changed: see NO_LATEST). */
 interface JobRuns {
   sets: JobSetRuns[];
   all: readonly number[];
 }
 
-const jobRunsByContext = new WeakMap<LookbackContext, Map<number, JobRuns>>();
+/** The lookback's healthy runs per job, made once per lookback. */
+const healthyByContext = new WeakMap<LookbackContext, Map<number, JobRuns>>();
 
 function healthyRunsPerJob(ctx: LookbackContext): Map<number, JobRuns> {
-  let out = jobRunsByContext.get(ctx);
+  let out = healthyByContext.get(ctx);
   if (out) return out;
   const sets = new Map<number, JobSetRuns[]>();
-  for (const g of healthyRuns(ctx)) {
+  for (const g of runsPerJobSet(ctx.cells, ctx.lookback.from, GRID_SECONDS, ctx.lookback.buckets, (c) => c.runs - c.broken)) {
     let list = sets.get(g.jobId);
     if (!list) sets.set(g.jobId, (list = []));
     list.push(g);
   }
   out = new Map();
   for (const [jobId, list] of sets) out.set(jobId, { sets: list, all: sumRuns(list, ctx.lookback.buckets) });
-  jobRunsByContext.set(ctx, out);
+  healthyByContext.set(ctx, out);
   return out;
 }
 
@@ -230,7 +222,9 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
     const day = dayOf.get(id)!;
     const dayEnd = bounds(day)[1];
     let runsSince = 0;
-    for (const g of healthyRuns(ctx)) if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
+    for (const job of healthyRunsPerJob(ctx).values()) {
+      for (const g of job.sets) if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
+    }
     const read = daysRead.get(lb.firstCell + day);
     if (read) {
       for (let i = firstAfter(read, run.started); i < read.length && read[i].started < dayEnd; i++) {
