@@ -7,10 +7,12 @@ export interface CommandEntry {
   /** one line for `buildcop --help` (kept here: help then loads no command's code) */
   summary: string;
   load: () => Promise<Command>;
+  /** writes much or serves for long (ingest, demo): the server's PostgreSQL pool, not one answer's (lib/store/poolSize.ts) */
+  serverPool?: true;
 }
 
 export const COMMANDS: Record<string, CommandEntry> = {
-  ingest: { summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database', load: async () => (await import('./ingest')).ingestCommand },
+  ingest: { summary: 'fetch finished runs from Prow/GCS (and bugs, payloads) into the database', load: async () => (await import('./ingest')).ingestCommand, serverPool: true },
   stats: { summary: 'totals of what has been ingested, and when the last ingest ran', load: async () => (await import('./stats')).statsCommand },
   hotlist: { summary: 'the tests failing most in a window, with verdicts, evidence, signatures and bugs', load: async () => (await import('./analysis')).hotlistCommand },
   test: { summary: 'one test: verdict with evidence, history, signatures, failed and flaked runs', load: async () => (await import('./analysis')).testCommand },
@@ -25,7 +27,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   search: { summary: 'build logs, failure texts and bugs matching a regex (RE2), grouped by job and test, per day', load: async () => (await import('./browse')).searchCommand },
   health: { summary: 'is the data fresh? ok, degraded, stale, never-ingested or unavailable (exit 1 unless ok)', load: async () => (await import('./browse')).healthCommand },
   'ingest-log': { summary: 'what ingest did and is waiting for: recent passes and their warnings, pending runs, parse errors', load: async () => (await import('./browse')).ingestLogCommand },
-  demo: { summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)', load: async () => (await import('./demo')).demoCommand },
+  demo: { summary: 'the dashboard on the generated sample world: replay, ingest, build, serve (Ctrl-C stops)', load: async () => (await import('./demo')).demoCommand, serverPool: true },
   bugs: { summary: 'bugs from Bugzilla, Jira and GitHub and the tests they are linked to; link/unlink by hand', load: async () => (await import('./bugs')).bugsCommand },
   // MORE-COMMANDS
 };

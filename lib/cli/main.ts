@@ -2,6 +2,7 @@
 import { adminTokenProblem } from '../server/auth';
 import { UsageError } from './args';
 import { COMMANDS } from './commands';
+import { ANSWER_POOL_SIZE, SERVER_POOL_SIZE, setPostgresPoolSize } from '../store/poolSize';
 
 async function usage(): Promise<string> {
   const summaries = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`);
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`buildcop ${name}: ${tokenProblem}\n`);
     return 2;
   }
+  setPostgresPoolSize(COMMANDS[name].serverPool ? SERVER_POOL_SIZE : ANSWER_POOL_SIZE);
   try {
     return await command.run(rest);
   } catch (e) {

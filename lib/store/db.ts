@@ -7,6 +7,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { migrate, type Migration } from './migrate';
+import { postgresPoolSize } from './poolSize';
 import { ReadRoutedDatabase } from './readReplica';
 import type { Database, Dialect, Param, Sql, TxOptions } from './sql';
 
@@ -249,7 +250,7 @@ async function openPostgres(url: string): Promise<Database> {
   // a server that does not answer (not one that refuses) fails a connection after 10 s instead of never
   const pool = new pg.Pool({
     connectionString: url,
-    max: 8,
+    max: postgresPoolSize(),
     connectionTimeoutMillis: 10_000,
     // No JIT compilation: our reads are index ranges summed, and above its cost threshold PostgreSQL
     // compiled them first (75 ms of a 365 ms read of a day's rollup). Parallel workers only for scans
