@@ -53,8 +53,12 @@ const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || a
  * tests it holds): the group's runs per bucket of `bucket` seconds from `base` (n buckets).
  */
 function eachTestGroup(cells: RunCell[], inSet: Map<number, number[]>, allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): void {
-  for (const g of runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0))) {
-    for (const t of inSet.get(g.setId) ?? []) fn(t, g);
+  // indexed loops: a new process runs them unoptimized, where each step of a for-of is an object made
+  // (a hot list's 100 tests in 5,000 groups)
+  const groups = runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0));
+  for (let i = 0; i < groups.length; i++) {
+    const tests = inSet.get(groups[i].setId);
+    if (tests) for (let k = 0; k < tests.length; k++) fn(tests[k], groups[i]);
   }
 }
 
@@ -132,7 +136,8 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
     let runs = runsByTest.get(t);
     if (!runs) runsByTest.set(t, (runs = zeros(n)));
     let total = 0;
-    for (const b of g.buckets) {
+    for (let i = 0; i < g.buckets.length; i++) {
+      const b = g.buckets[i];
       runs[b] += g.runs[b];
       total += g.runs[b];
       if (opts.perDay) dayCell(t, Math.floor(Math.max(span.from, base + b * cellBucket) / DAY) * DAY, g.jobId).runs += g.runs[b];
@@ -152,7 +157,7 @@ export async function testWindows(db: Database, span: WindowSpan, testIds: numbe
   const prevN = Math.max(1, Math.ceil((span.from - prevBase) / DAY));
   eachTestGroup(cellsPrev, inSet, allowed, prevBase, DAY, prevN, (t, g) => {
     const w = out.get(t)!;
-    for (const b of g.buckets) w.prevRuns += g.runs[b];
+    for (let i = 0; i < g.buckets.length; i++) w.prevRuns += g.runs[g.buckets[i]];
   });
   if (step !== DAY) await addHourlyFailures(db, span, testIds, allowed, point);
   for (const [t, w] of out) {

@@ -104,9 +104,12 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   const jobs = new Set<number>();
   for (const a of asks.values()) for (const j of a.lastFailureDay.keys()) jobs.add(j);
   // each test's latest LATEST_RUNS healthy runs on each job it asks about that executed it
+  // (indexed loops: asked of every test and job, unoptimized in a new process, where a for-of makes
+  // an object each step)
   const countedOn = (runs: RecentRun[] | undefined, testId: number): RecentRun[] => {
     const out: RecentRun[] = [];
-    for (const r of runs ?? []) {
+    for (let i = 0; runs && i < runs.length; i++) {
+      const r = runs[i];
       if (r.broken || !executes(r.testSetId, testId)) continue;
       out.push(r);
       if (out.length >= LATEST_RUNS) break;
@@ -116,7 +119,7 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   // whether a test has its LATEST_RUNS on a job yet (asked of every test and job after each day read)
   const hasAll = (runs: RecentRun[] | undefined, testId: number): boolean => {
     let n = 0;
-    for (const r of runs ?? []) if (!r.broken && executes(r.testSetId, testId) && ++n >= LATEST_RUNS) return true;
+    for (let i = 0; runs && i < runs.length; i++) if (!runs[i].broken && executes(runs[i].testSetId, testId) && ++n >= LATEST_RUNS) return true;
     return false;
   };
   let waiting = [...asks].flatMap(([testId, ask]) => [...ask.lastFailureDay.keys()].map((jobId) => ({ testId, jobId })));
@@ -127,14 +130,14 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   const latest = new Map<number, Map<number, number[]>>();
   const recentOutcomes = new Map<number, Map<number, number>>();
   const reads: { testId: number; counted: Map<number, RecentRun[]>; rowsPerSecond: number }[] = [];
-  for (const [testId, ask] of asks) {
+  asks.forEach((ask, testId) => {
     const counted = new Map<number, RecentRun[]>();
-    for (const [jobId, lastFailureDay] of ask.lastFailureDay) {
+    ask.lastFailureDay.forEach((lastFailureDay, jobId) => {
       const runs = countedOn(recentRuns.get(jobId), testId);
       if (runs.length && Math.floor(runs[0].started / DAY) * DAY <= lastFailureDay) counted.set(jobId, runs);
-    }
+    });
     if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
-  }
+  });
   const plans = reads.map((read) => {
     const runs = [...read.counted.values()].flat();
     return { ...read, runs, wanted: new Set(runs.map((r) => r.id)), plan: readPlan(runs.map((r) => r.started), lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };

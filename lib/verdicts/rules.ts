@@ -138,7 +138,8 @@ function slicesOfJobs(h: TestHistory): Slice[] {
   const n = h.lookback.buckets;
   const variants = new Map<string, Slice>();
   const jobs: Slice[] = [];
-  for (const j of h.jobs) {
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
     const key = variantKey(j);
     let v = variants.get(key);
     if (!v) {
@@ -173,7 +174,10 @@ export function judge(h: TestHistory): Verdict {
   const known = pastTheRises.get(h);
   if (known) return flakyOrFailing(h, known.totals, known.counts, known.severity);
   const totals = { runs: 0, failed: 0, flaked: 0 };
-  for (const j of h.jobs) {
+  // (indexed loops over a history's 800 jobs: judged once per test in a new process, unoptimized,
+  // where each step of a for-of is an object made)
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
     totals.runs += sum(j.runs);
     totals.failed += sum(j.failed);
     totals.flaked += sum(j.flaked);
@@ -252,9 +256,15 @@ export function judge(h: TestHistory): Verdict {
   }
 
   // broken: (nearly) every run of a job, or every one of its latest runs after passing there
-  const brokenJobs = h.jobs
-    .map((j) => ({ j, runs: sum(j.runs), failed: sum(j.failed), streak: streaks.find((s) => s.job === j.job)?.length ?? 0 }))
-    .filter(({ runs, failed, streak }) => (runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns);
+  const streakOf = new Map(streaks.map((s) => [s.job, s.length]));
+  const brokenJobs: { j: JobSeries; runs: number; failed: number; streak: number }[] = [];
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
+    const runs = sum(j.runs);
+    const failed = sum(j.failed);
+    const streak = streakOf.get(j.job) ?? 0;
+    if ((runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns) brokenJobs.push({ j, runs, failed, streak });
+  }
   if (brokenJobs.length) {
     const jobs = brokenJobs.map(({ j, runs, failed, streak }) => ({ job: j.job, failed, runs, failureRate: rate(failed, runs), ...(streak ? { failedLatestRuns: streak } : {}) }));
     return {
@@ -329,10 +339,11 @@ function flakyOrFailing(h: TestHistory, totals: Totals, counts: Counts, severity
 /** Jobs whose latest runs all failed the test (hard failures), after it passed there. */
 function currentStreaks(h: TestHistory): { job: string; length: number }[] {
   const out: { job: string; length: number }[] = [];
-  for (const j of h.jobs) {
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
     let n = 0;
     while (n < j.latest.length && j.latest[n] === 1) n++;
-    const passedBefore = j.latest.slice(n).includes(0) || (n === j.latest.length && sum(j.runs) > n && sum(j.failed) < sum(j.runs));
+    const passedBefore = j.latest.indexOf(0, n) >= 0 || (n === j.latest.length && sum(j.runs) > n && sum(j.failed) < sum(j.runs));
     if (n >= RULES.brokenMinRuns && passedBefore) out.push({ job: j.job, length: n });
   }
   return out;
@@ -360,7 +371,8 @@ export function flakeSeverity(h: TestHistory): FlakeSeverity {
   const fails = zeros(n);
   let failed = 0;
   let flaked = 0;
-  for (const j of h.jobs) {
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
     addInto(runs, j.runs);
     addInto(fails, j.failed);
     addInto(fails, j.flaked);

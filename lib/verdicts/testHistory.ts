@@ -80,7 +80,10 @@ function healthyRunsPerJob(ctx: LookbackContext): Map<number, JobRuns> {
 
 function sumRuns(groups: JobSetRuns[], n: number): number[] {
   const out = zeros(n);
-  for (const g of groups) for (const b of g.buckets) out[b] += g.runs[b];
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i];
+    for (let k = 0; k < g.buckets.length; k++) out[g.buckets[k]] += g.runs[g.buckets[k]];
+  }
   return out;
 }
 
@@ -107,11 +110,13 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   type Series = { runs: readonly number[]; failed: number[]; flaked: number[] };
   // per job id, in arrays filled to the highest (job ids are small and dense): hundreds of thousands of
   // rows are added up here
-  type PerTest = { jobs: (Series | undefined)[]; broken: number; rows: number; lastDay: number; lastJobs: Set<number>; lastFailureDay: number[] };
+  // lastJobs: the jobs of its failures and flakes on lastDay, in the order met (onLastDay[job] is
+  // lastDay + 1 for those: no Set grown per test and day)
+  type PerTest = { jobs: (Series | undefined)[]; broken: number; rows: number; lastDay: number; lastJobs: number[]; onLastDay: Int32Array; lastFailureDay: number[] };
   let jobSlots = 1;
   for (const id of ctx.jobs.keys()) jobSlots = Math.max(jobSlots, id + 1);
   const perTest = new Map<number, PerTest>();
-  for (const id of testIds) perTest.set(id, { jobs: new Array(jobSlots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: new Set(), lastFailureDay: new Array(jobSlots).fill(0) });
+  for (const id of testIds) perTest.set(id, { jobs: new Array(jobSlots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: [], onLastDay: new Int32Array(jobSlots), lastFailureDay: new Array(jobSlots).fill(0) });
   // a series' runs are set once the failures are in; runs, failures or flakes of none share one array
   // (never written: each() below writes only to the failures and flakes it made)
   const none = zeros(n);
@@ -123,7 +128,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // (and which of the lookback's test sets hold these tests, read meanwhile)
   const [jobDays] = await Promise.all([testJobDays(db, testIds, lb.from, lb.at), ctx.holders.load(testIds)]);
   jobDays.each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
-    if (testId !== curId) [cur, curId] = [perTest.get(testId)!, testId];
+    if (testId !== curId) {
+      cur = perTest.get(testId)!;
+      curId = testId;
+    }
     const t = cur!;
     t.broken += failedBroken + flakedBroken;
     t.rows += failed + flaked;
@@ -140,30 +148,42 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     s.flaked[b] += fl;
     if (b > t.lastDay) {
       t.lastDay = b;
-      t.lastJobs = new Set();
+      t.lastJobs = [];
     }
-    if (b === t.lastDay) t.lastJobs.add(jobId);
+    if (b === t.lastDay && t.onLastDay[jobId] !== b + 1) {
+      t.onLastDay[jobId] = b + 1;
+      t.lastJobs.push(jobId);
+    }
   });
   // healthy runs that executed each test, from the cells and the sets: each job and set's runs per
   // day, which every test of the set takes whole. A test in every set of a job (most are) shares the
   // job's runs: a hot list's 100 tests run on 800 jobs.
   const inSet = new Map([...ctx.holders.wanted(testIds)].map(([set, ids]) => [set, ids.map((id) => perTest.get(id)!)]));
+  // (forEach and indexed loops, not for-of: a new process runs this once, unoptimized, where each
+  // step of an iterator or a destructured entry is an object made: 80,000 of them here)
   const setsHolding = new Map<PerTest, number>();
-  for (const [jobId, job] of healthyRunsPerJob(ctx)) {
+  healthyRunsPerJob(ctx).forEach((job, jobId) => {
     setsHolding.clear();
-    for (const g of job.sets) for (const test of inSet.get(g.setId) ?? []) setsHolding.set(test, (setsHolding.get(test) ?? 0) + 1);
-    for (const [test, held] of setsHolding) {
-      const runs = held === job.sets.length ? job.all : sumRuns(job.sets.filter((g) => inSet.get(g.setId)?.includes(test)), n);
+    for (let i = 0; i < job.sets.length; i++) {
+      const tests = inSet.get(job.sets[i].setId);
+      if (tests) for (let k = 0; k < tests.length; k++) setsHolding.set(tests[k], (setsHolding.get(tests[k]) ?? 0) + 1);
+    }
+    // a test without failures there in every set of the job (most of the 800) takes the job's one series
+    let shared: Series | undefined;
+    setsHolding.forEach((held, test) => {
+      const every = held === job.sets.length;
+      const runs = every ? job.all : sumRuns(job.sets.filter((g) => inSet.get(g.setId)?.includes(test)), n);
       const s = test.jobs[jobId];
       if (s) s.runs = runs;
-      else test.jobs[jobId] = { runs, failed: none, flaked: none };
-    }
-  }
+      else test.jobs[jobId] = every ? (shared ??= { runs, failed: none, flaked: none }) : { runs, failed: none, flaked: none };
+    });
+  });
 
   // streaks: on the jobs where the test failed or flaked on the last day it did, those it failed on
   const asks = new Map<number, StreakAsk>();
   for (const [id, t] of perTest) {
-    const lastFailureDay = new Map([...t.lastJobs].filter((j) => t.lastFailureDay[j] > 0).map((j) => [j, t.lastFailureDay[j]]));
+    const lastFailureDay = new Map<number, number>();
+    for (let i = 0; i < t.lastJobs.length; i++) if (t.lastFailureDay[t.lastJobs[i]] > 0) lastFailureDay.set(t.lastJobs[i], t.lastFailureDay[t.lastJobs[i]]);
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
   const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
@@ -172,7 +192,8 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
   for (const [testId, t] of perTest) {
     const jobs: JobSeries[] = [];
-    for (const [jobId, s] of t.jobs.entries()) {
+    for (let jobId = 0; jobId < t.jobs.length; jobId++) {
+      const s = t.jobs[jobId];
       if (!s) continue;
       const info = ctx.jobs.get(jobId);
       jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, ...s, latest: latest.get(testId)?.get(jobId) ?? NO_LATEST });
@@ -222,9 +243,12 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
     const day = dayOf.get(id)!;
     const dayEnd = bounds(day)[1];
     let runsSince = 0;
-    for (const job of healthyRunsPerJob(ctx).values()) {
-      for (const g of job.sets) if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
-    }
+    healthyRunsPerJob(ctx).forEach((job) => {
+      for (let i = 0; i < job.sets.length; i++) {
+        const g = job.sets[i];
+        if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
+      }
+    });
     const read = daysRead.get(lb.firstCell + day);
     if (read) {
       for (let i = firstAfter(read, run.started); i < read.length && read[i].started < dayEnd; i++) {
