@@ -136,6 +136,7 @@ function slicesOf(h: TestHistory): Slice[] {
 
 function slicesOfJobs(h: TestHistory): Slice[] {
   const n = h.lookback.buckets;
+  const noFailures = zeros(n); // read only, as every slice's series once made
   const variants = new Map<string, Slice>();
   const jobs: Slice[] = [];
   for (let i = 0; i < h.jobs.length; i++) {
@@ -149,11 +150,15 @@ function slicesOfJobs(h: TestHistory): Slice[] {
     addInto(v.series.failed as number[], j.failed);
     addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
-    // a job's failures and flakes as one series only for a slice of its own (a test runs on 800 jobs)
+    // a job's failures and flakes as one series only for a slice of its own (a test runs on 800
+    // jobs), and one series of zeros shared by the jobs where it neither failed nor flaked (most)
     if (sum(j.runs) >= RULES.jobSliceMinRuns) {
-      const failures = zeros(n);
-      addInto(failures, j.failed);
-      addInto(failures, j.flaked);
+      let failures = noFailures;
+      if (sum(j.failed) + sum(j.flaked) > 0) {
+        failures = zeros(n);
+        addInto(failures, j.failed);
+        addInto(failures, j.flaked);
+      }
       jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
     }
   }

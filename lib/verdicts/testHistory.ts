@@ -162,17 +162,30 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // (forEach and indexed loops, not for-of: a new process runs this once, unoptimized, where each
   // step of an iterator or a destructured entry is an object made: 80,000 of them here)
   const setsHolding = new Map<PerTest, number>();
+  const someSets = new Map<PerTest, number[]>();
   healthyRunsPerJob(ctx).forEach((job, jobId) => {
     setsHolding.clear();
+    someSets.clear();
     for (let i = 0; i < job.sets.length; i++) {
       const tests = inSet.get(job.sets[i].setId);
       if (tests) for (let k = 0; k < tests.length; k++) setsHolding.set(tests[k], (setsHolding.get(tests[k]) ?? 0) + 1);
+    }
+    // a test in some of the job's sets only: the runs of those, summed set by set
+    for (let i = 0; i < job.sets.length; i++) {
+      const g = job.sets[i];
+      const tests = inSet.get(g.setId);
+      for (let k = 0; tests && k < tests.length; k++) {
+        if (setsHolding.get(tests[k]) === job.sets.length) continue;
+        let runs = someSets.get(tests[k]);
+        if (!runs) someSets.set(tests[k], (runs = zeros(n)));
+        for (let x = 0; x < g.buckets.length; x++) runs[g.buckets[x]] += g.runs[g.buckets[x]];
+      }
     }
     // a test without failures there in every set of the job (most of the 800) takes the job's one series
     let shared: Series | undefined;
     setsHolding.forEach((held, test) => {
       const every = held === job.sets.length;
-      const runs = every ? job.all : sumRuns(job.sets.filter((g) => inSet.get(g.setId)?.includes(test)), n);
+      const runs = every ? job.all : someSets.get(test)!;
       const s = test.jobs[jobId];
       if (s) s.runs = runs;
       else test.jobs[jobId] = every ? (shared ??= { runs, failed: none, flaked: none }) : { runs, failed: none, flaked: none };
