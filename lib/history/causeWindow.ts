@@ -3,6 +3,7 @@
 // Whole days and hours from the rollup tables, the edges from the runs themselves (spans.ts).
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { int32RowsIn } from '../store/intRows';
 import { byTime } from '../store/sql';
 import { cachedDays } from './dayCache';
 import { SIGNATURE_JOB_DAYS } from '../store/dayPacks';
@@ -65,11 +66,12 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
     width: 5,
     whole: (d0, d1) => cachedDays(db, SIGNATURE_JOB_DAYS.name, 5, 2, sigIds, d0, d1, (ids, a, b) => selectRowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids), SIGNATURE_JOB_DAYS),
     part: (a, b) =>
-      selectRowsIn(
+      int32RowsIn(
         db,
         (p) => `SELECT signature_id, job_id, started / ${DAY}, SUM(CASE WHEN worst = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN worst = 2 THEN 1 ELSE 0 END)
                 FROM (${perRunSig(a, b, ` AND signature_id IN (${p})`)}) x GROUP BY signature_id, job_id, started / ${DAY}`,
         sigIds,
+        5,
       ),
   });
   return rowsOf(chunks, 5, 2) as [number, number, number, number, number][];

@@ -15,14 +15,14 @@ export interface RowChunk {
 
 /**
  * `whole(d0, d1)`: the rollup's rows for the days [d0, d1), flattened; `part(a, b)`: the same sums
- * from the runs of [a, b) (inside one day), as rows.
+ * from the runs of [a, b) (inside one day), flattened (lib/store/intRows.ts).
  */
 export interface DayRollup {
   /** the key's numbers at the start of each row: a test, or a test and a job (or signature) */
   keyLength: 1 | 2;
   width: number;
   whole: (d0: number, d1: number) => Promise<Int32Array[]>;
-  part: (a: number, b: number) => Promise<unknown[][]>;
+  part: (a: number, b: number) => Promise<Int32Array>;
   /**
    * What the rows are (the rollup and its ids), when the same partial day is often asked for again:
    * a hot list's verdicts and its page's window both end in the day of `at` so far.
@@ -68,18 +68,6 @@ async function runsEstimate(db: Database, day: number, parts: number[][]): Promi
   });
 }
 
-/**
- * Rows as one flat array of 32-bit numbers (ids, day numbers and counts), as the day cache and the
- * packs give whole days: a reader of both kinds of chunk would read each more slowly.
- */
-export const flatten = (rows: unknown[][]): Int32Array => {
-  const width = rows.length ? rows[0].length : 0;
-  const out = new Int32Array(rows.length * width);
-  let o = 0;
-  for (const row of rows) for (let j = 0; j < width; j++) out[o++] = Number(row[j]);
-  return out;
-};
-
 /** The rows over [from, to), in chunks: the whole days and each partial day read at once (PostgreSQL overlaps them). */
 export async function dayRollupChunks(db: Database, from: number, to: number, r: DayRollup): Promise<RowChunk[]> {
   if (to <= from) return [];
@@ -94,7 +82,7 @@ export async function dayRollupChunks(db: Database, from: number, to: number, r:
     const cells = await memoized(db, r.memo && `${r.memo}|${a}|${b}`, day, async () => {
       const [inside, before, after] = await runsEstimate(db, day, [[a, b], [start, a], [b, end]]);
       if (!inside) return new Int32Array(0);
-      return before + after >= inside ? flatten(await r.part(a, b)) : dayLess(r, day, [[start, a], [b, end]]);
+      return before + after >= inside ? r.part(a, b) : dayLess(r, day, [[start, a], [b, end]]);
     });
     return cells.length ? [{ cells, clip: a }] : [];
   };
@@ -111,17 +99,17 @@ async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<In
   // string made per row)
   const ones = new Map<number, number>();
   const twos = new Map<number, Map<number, number>>();
-  const set = (row: ArrayLike<unknown>, i: number, offset: number) => {
-    if (k === 1) ones.set(Number(row[i]), offset);
+  const set = (row: Int32Array, i: number, offset: number) => {
+    if (k === 1) ones.set(row[i], offset);
     else {
-      let m = twos.get(Number(row[i]));
-      if (!m) twos.set(Number(row[i]), (m = new Map()));
-      m.set(Number(row[i + 1]), offset);
+      let m = twos.get(row[i]);
+      if (!m) twos.set(row[i], (m = new Map()));
+      m.set(row[i + 1], offset);
     }
   };
-  const get = (row: ArrayLike<unknown>) => (k === 1 ? ones.get(Number(row[0])) : twos.get(Number(row[0]))?.get(Number(row[1])));
+  const get = (cells: Int32Array, i: number) => (k === 1 ? ones.get(cells[i]) : twos.get(cells[i])?.get(cells[i + 1]));
   // the day's rows copied flat (kept cells are shared and never changed)
-  const [dayRows, ...partRows] = await Promise.all([r.whole(day, day + 1), ...parts.map(([a, b]) => (b > a ? r.part(a, b) : Promise.resolve([])))]);
+  const [dayRows, ...partRows] = await Promise.all([r.whole(day, day + 1), ...parts.map(([a, b]) => (b > a ? r.part(a, b) : Promise.resolve(new Int32Array(0))))]);
   const cells = new Int32Array(dayRows.reduce((n, chunk) => n + chunk.length, 0));
   let at = 0;
   for (const chunk of dayRows) {
@@ -129,10 +117,10 @@ async function dayLess(r: DayRollup, day: number, parts: number[][]): Promise<In
     cells.set(chunk, at);
     at += chunk.length;
   }
-  for (const rows of partRows) {
-    for (const row of rows) {
-      const o = get(row);
-      if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= Number(row[j]);
+  for (const part of partRows) {
+    for (let i = 0; i < part.length; i += w) {
+      const o = get(part, i);
+      if (o !== undefined) for (let j = k + 1; j < w; j++) cells[o + j] -= part[i + j];
     }
   }
   // the rows that still count, moved up in place

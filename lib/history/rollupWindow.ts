@@ -3,11 +3,12 @@
 // thousand rows however many runs it holds, and exact for any `at`.
 import type { Database } from '../store/db';
 import { selectRowsIn } from '../store/bulk';
+import { int32Rows, int32RowsIn } from '../store/intRows';
 import { byTime } from '../store/sql';
 import { BROKEN_RUN } from '../store/rollups';
 import { cachedDays, currentDayVersions, readWholeDays, type WholeDays } from './dayCache';
 import { TEST_DAYS_BY_JOB, TEST_JOB_DAYS } from '../store/dayPacks';
-import { dayRollupChunks, flatten, forEachRow, type RowChunk } from './dayRollup';
+import { dayRollupChunks, forEachRow, type RowChunk } from './dayRollup';
 import { DAY, HOUR, hoursAsDays, spansOf } from './spans';
 import { zeros } from './series';
 
@@ -23,11 +24,12 @@ type TimeTable = (table: 'rollup_test_hour' | 'test_outcome') => string;
 
 /**
  * Reads a query of every test, through the time index, or of `only` a few (a page's window before)
- * through the tests' own index; `query` is given the tests' condition and the table to read.
+ * through the tests' own index; `query` is given the tests' condition and the table to read, and
+ * selects `width` integers a row.
  */
-function testsReader(db: Database, only: number[] | undefined): (query: (testWhere: string, from: TimeTable) => string) => Promise<unknown[][]> {
-  if (only) return (query) => selectRowsIn(db, (p) => query(` AND test_id IN (${p})`, (t) => t), only);
-  return (query) => db.rows(query('', (t) => byTime(db, t)));
+function testsReader(db: Database, only: number[] | undefined): (width: number, query: (testWhere: string, from: TimeTable) => string) => Promise<Int32Array> {
+  if (only) return (width, query) => int32RowsIn(db, (p) => query(` AND test_id IN (${p})`, (t) => t), only, width);
+  return (width, query) => int32Rows(db, query('', (t) => byTime(db, t)), [], width);
 }
 
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
@@ -48,21 +50,21 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const out = new Map<number, Counts>();
   const s = spansOf(from, to);
   const read = testsReader(db, only);
-  const add = (rows: unknown[][], sign: number) => {
-    for (const [t, f, fl] of rows) bump(out, Number(t), sign * Number(f), sign * Number(fl));
+  const add = (rows: Int32Array, sign: number) => {
+    for (let i = 0; i < rows.length; i += 3) bump(out, rows[i], sign * rows[i + 1], sign * rows[i + 2]);
   };
-  const days = (d0: number, d1: number) => read((w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
-  const hours = (a: number, b: number) => read((w, t) => `SELECT test_id, SUM(failed), SUM(flaked) FROM ${t('rollup_test_hour')} WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`);
+  const days = (d0: number, d1: number) => read(3, (w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
+  const hours = (a: number, b: number) => read(3, (w, t) => `SELECT test_id, SUM(failed), SUM(flaked) FROM ${t('rollup_test_hour')} WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`);
   // [rows, +1 or -1]: most of a day's hours as the day less its other hours (a twentieth of the rows)
-  const reads: Promise<[unknown[][], number]>[] = [];
-  const plus = (rows: Promise<unknown[][]>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
+  const reads: Promise<[Int32Array, number]>[] = [];
+  const plus = (rows: Promise<Int32Array>, sign = 1) => reads.push(rows.then((r) => [r, sign]));
   if (s.days) plus(days(s.days[0], s.days[1]));
   const h = hoursAsDays(s.hours);
   for (const [a, b] of h.hours) plus(hours(a, b));
   for (const d of h.days) plus(days(d, d + 1));
   for (const [a, b] of h.less) plus(hours(a, b), -1);
   for (const [a, b] of s.raw) {
-    plus(read((w, t) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`));
+    plus(read(3, (w, t) => `SELECT test_id, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b}${w} GROUP BY test_id`));
   }
   for (const [rows, sign] of await Promise.all(reads)) add(rows, sign);
   for (const [t, c] of out) if (!c.failed && !c.flaked) out.delete(t);
@@ -85,7 +87,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
     width: 4,
     // rows [test, d0, failed, flaked]: the days summed (what is asked of them is each test's sum)
     whole: async (d0, d1) => {
-      if (only) return [flatten(await read((w) => `SELECT test_id, ${d0}, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${d0} AND day < ${d1} AND ${jobWhere}${w} GROUP BY test_id`))];
+      if (only) return [await read(4, (w) => `SELECT test_id, ${d0}, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${d0} AND day < ${d1} AND ${jobWhere}${w} GROUP BY test_id`)];
       // the days no pack stands for come summed over the jobs already ([0, test, day, failed, flaked])
       const unpacked: WholeDays = (_, a, b) => db.rows(`SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ? AND day < ? AND ${jobWhere} GROUP BY test_id, day`, [a, b]);
       const perJob = await readWholeDays(db, 5, 2, [...jobs], d0, d1, await currentDayVersions(db), unpacked, TEST_DAYS_BY_JOB);
@@ -99,7 +101,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
       }
       return [Int32Array.from([...sums.values()].flat())];
     },
-    part: (a, b) => read((w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
+    part: (a, b) => read(4, (w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
   });
   forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
@@ -131,12 +133,13 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
     // the broken runs of the part, a few, looked up as a set: not a join of every outcome to its run
     part: (a, b) => {
       const broken = `o.run_id IN (SELECT r.id FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ${a} AND r.started < ${b} AND ${BROKEN_RUN})`;
-      return selectRowsIn(
+      return int32RowsIn(
         db,
         (p) => `SELECT o.test_id, o.job_id, o.started / ${DAY}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END),
                        SUM(CASE WHEN o.outcome = 1 AND ${broken} THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 AND ${broken} THEN 1 ELSE 0 END)
                 FROM test_outcome o WHERE o.test_id IN (${p}) AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id, o.job_id, o.started / ${DAY}`,
         testIds,
+        7,
       );
     },
   }));
@@ -276,7 +279,7 @@ export async function testSignaturePairs(db: Database, by: 'test_id' | 'signatur
     keyLength: 2,
     width: 4,
     whole: (d0, d1) => cachedDays(db, `rollup_sig_test_day by ${by}`, 4, 2, ids, d0, d1, (some, a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, day, failed + flaked FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${a} AND day < ${b}`, some)),
-    part: (a, b) => selectRowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids),
+    part: (a, b) => int32RowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids, 4),
   });
   forEachRow(chunks, 4, 2, (c, i) => {
     let m = out.get(c[i]);

@@ -26,6 +26,15 @@ export interface RunRow extends RecentRun {
 export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
 export const RECENT_RUN = `r.id, r.job_id, r.started, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
 export const toRecentRun = (r: unknown[]): RecentRun => ({ id: Number(r[0]), jobId: Number(r[1]), started: Number(r[2]), testSetId: r[3] === null ? null : Number(r[3]), broken: Number(r[4]) === 1 });
+
+/** Runs of RECENT_RUN read flat (lib/store/intRows.ts int64Rows: a NULL test set comes as NaN). */
+export function recentRunsOfCells(cells: Float64Array): RecentRun[] {
+  const out: RecentRun[] = new Array(cells.length / 5);
+  for (let i = 0, o = 0; i < cells.length; i += 5, o++) {
+    out[o] = { id: cells[i], jobId: cells[i + 1], started: cells[i + 2], testSetId: Number.isNaN(cells[i + 3]) ? null : cells[i + 3], broken: cells[i + 4] === 1 };
+  }
+  return out;
+}
 export const toRunRow = (r: unknown[]): RunRow => ({
   id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),
   testSetId: r[7] === null ? null : Number(r[7]), broken: Number(r[8]) === 1,
