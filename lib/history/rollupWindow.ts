@@ -162,15 +162,14 @@ export interface RunCell {
 export async function runCells(db: Database, from: number, to: number, bucket: typeof DAY | typeof HOUR = DAY): Promise<RunCell[]> {
   const out: RunCell[] = [];
   const s = spansOf(from, to);
-  const push = (rows: unknown[][], unit: number, sign: number) => {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      out.push({ jobId: Number(r[0]), setId: Number(r[1]), at: Math.floor((Number(r[2]) * unit) / bucket) * bucket, runs: sign * Number(r[3]), broken: sign * Number(r[4]) });
+  const push = (rows: Int32Array, unit: number, sign: number) => {
+    for (let i = 0; i < rows.length; i += 5) {
+      out.push({ jobId: rows[i], setId: rows[i + 1], at: Math.floor((rows[i + 2] * unit) / bucket) * bucket, runs: sign * rows[i + 3], broken: sign * rows[i + 4] });
     }
   };
-  // [rows, seconds in their bucket column's unit, +1 or -1], read at once
-  const reads: Promise<[unknown[][], number, number]>[] = [];
-  const read = (unit: number, sql: string, params: number[], sign = 1) => reads.push(db.rows(sql, params).then((rows) => [rows, unit, sign]));
+  // [rows [job, set, bucket, runs, broken] flattened, seconds in their bucket column's unit, +1 or -1], read at once
+  const reads: Promise<[Int32Array, number, number]>[] = [];
+  const read = (unit: number, sql: string, params: number[], sign = 1) => reads.push(int32Rows(db, sql, params, 5).then((rows) => [rows, unit, sign]));
   const days = (d0: number, d1: number) => read(DAY, 'SELECT job_id, test_set_id, day, runs, broken FROM rollup_run_day WHERE day >= ? AND day < ?', [d0, d1]);
   const hours = (a: number, b: number, sign = 1) => read(HOUR, 'SELECT job_id, test_set_id, hour, runs, broken FROM rollup_run_hour WHERE hour >= ? AND hour < ?', [a, b], sign);
   if (s.days) {

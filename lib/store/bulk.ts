@@ -91,13 +91,10 @@ export function pgArrayLiteral(values: readonly Param[]): string {
 export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[] = []): Promise<unknown[][]> {
   const out: unknown[][] = [];
   if (!keys.length) return out;
-  for (const key of keys) for (const v of key) if (!Number.isSafeInteger(v)) throw new Error(`rowsPerKey: not an integer key value: ${v}`);
+  assertIntegerKeys(keys, 'rowsPerKey');
   if (sql.dialect === 'postgres') {
-    const cols = keys[0].map((_, i) => `k${i}`);
-    for (let i = 0; i < keys.length; i += 1000) {
-      const chunk = keys.slice(i, i + 1000);
-      const text = `SELECT ${cols.map((c) => `k.${c}`).join(', ')}, x.* FROM unnest(${cols.map(() => '?::int8[]').join(', ')}) AS k(${cols.join(', ')}) CROSS JOIN LATERAL (${query(cols.map((c) => `k.${c}`))}) x`;
-      const rows = await sql.rows(text, [...cols.map((_, c) => pgArrayLiteral(chunk.map((k) => k[c]))), ...params]);
+    for (const chunk of perKeyStatements(keys, query, params)) {
+      const rows = await sql.rows(chunk.text, chunk.params);
       for (let r = 0; r < rows.length; r++) out.push(rows[r]);
     }
     return out;
@@ -106,6 +103,28 @@ export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]
   for (let k = 0; k < keys.length; k++) {
     const rows = await sql.rows(query(keys[k].map(String)), params);
     for (let r = 0; r < rows.length; r++) out.push((keys[k] as unknown[]).concat(rows[r]));
+  }
+  return out;
+}
+
+/** Keys are written into SQL: integers only. */
+export function assertIntegerKeys(keys: number[][], who: string): void {
+  for (const key of keys) for (const v of key) if (!Number.isSafeInteger(v)) throw new Error(`${who}: not an integer key value: ${v}`);
+}
+
+/**
+ * rowsPerKey's statements on PostgreSQL, a thousand keys each: the keys as arrays, each key joined
+ * LATERAL to its query, its values leading its rows.
+ */
+export function perKeyStatements(keys: number[][], query: (k: string[]) => string, params: Param[]): { text: string; params: Param[] }[] {
+  const cols = keys[0].map((_, i) => `k${i}`);
+  const out: { text: string; params: Param[] }[] = [];
+  for (let i = 0; i < keys.length; i += 1000) {
+    const chunk = keys.slice(i, i + 1000);
+    out.push({
+      text: `SELECT ${cols.map((c) => `k.${c}`).join(', ')}, x.* FROM unnest(${cols.map(() => '?::int8[]').join(', ')}) AS k(${cols.join(', ')}) CROSS JOIN LATERAL (${query(cols.map((c) => `k.${c}`))}) x`,
+      params: [...cols.map((_, c) => pgArrayLiteral(chunk.map((k) => k[c]))), ...params],
+    });
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // driver's time and a fifth of what the process allocates. Here PostgreSQL sends the rows as one text
 // of numbers separated by commas, which JSON.parse reads natively. SQLite's driver hands over its
 // rows in memory, flattened here as they come.
+import { assertIntegerKeys, perKeyStatements } from './bulk';
 import type { Param, Sql } from './sql';
 
 /** A NULL in an int32 read (typed arrays hold none). An int64 read gives NaN. */
@@ -56,12 +57,42 @@ export async function int32RowsIn(sql: Sql, query: (placeholders: string) => str
     const chunk = keys.slice(i, i + chunkSize);
     parts.push(await int32Rows(sql, query(chunk.map(() => '?').join(', ')), chunk, width));
   }
+  return joined(parts, (n) => new Int32Array(n));
+}
+
+/** Parts read one after another, as one array. */
+function joined<T extends Int32Array | Float64Array>(parts: T[], make: (n: number) => T): T {
   if (parts.length === 1) return parts[0];
-  const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
+  const out = make(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
     out.set(p, at);
     at += p.length;
   }
   return out;
+}
+
+/**
+ * rowsPerKey (lib/store/bulk.ts) read flat: each of `query`'s rows of `rowWidth` integers led by its
+ * key's values. On PostgreSQL one statement per thousand keys, on SQLite one per key.
+ */
+export async function int64RowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[], rowWidth: number): Promise<Float64Array> {
+  if (!keys.length) return new Float64Array(0);
+  assertIntegerKeys(keys, 'int64RowsPerKey');
+  const width = keys[0].length + rowWidth;
+  const parts: Float64Array[] = [];
+  if (sql.dialect === 'postgres') {
+    for (const chunk of perKeyStatements(keys, query, params)) parts.push(await int64Rows(sql, chunk.text, chunk.params, width));
+  } else {
+    for (const key of keys) {
+      const rows = await int64Rows(sql, query(key.map(String)), params, rowWidth);
+      const part = new Float64Array((rows.length / rowWidth) * width);
+      for (let r = 0, o = 0; r < rows.length; r += rowWidth, o += width) {
+        part.set(key, o);
+        part.set(rows.subarray(r, r + rowWidth), o + key.length);
+      }
+      parts.push(part);
+    }
+  }
+  return joined(parts, (n) => new Float64Array(n));
 }

@@ -8,11 +8,10 @@
 // failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
 import { DAY } from '../history/spans';
-import { rowsPerKey } from '../store/bulk';
 import { outcomesOfTests, RECENT_RUN, recentRunsOfCells, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import { byTime } from '../store/sql';
-import { int64Rows } from '../store/intRows';
+import { int64Rows, int64RowsPerKey } from '../store/intRows';
 import type { Lookback } from './lookback';
 
 /** How far back a job's latest runs are looked for (a streak is of what is happening now). */
@@ -149,7 +148,9 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   };
   // each test's span in one statement for all of them, then the runs before it probed
   const spans = plans.filter((p) => p.plan.from < lb.at).map((p) => [p.testId, p.plan.from]);
-  for (const [testId, , run, o] of await rowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at])) keep(byTest.get(Number(testId))!, run, o);
+  // [test, from, run, outcome] each, read flat: 29,000 of them at OpenShift's scale
+  const spanRows = await int64RowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at], 2);
+  for (let i = 0; i < spanRows.length; i += 4) keep(byTest.get(spanRows[i])!, spanRows[i + 2], spanRows[i + 3]);
   const probed = new Map(plans.map((p) => [p.testId, p.runs.filter((r) => r.started < p.plan.from)]));
   for (const [testId, run, o] of await outcomesOfTests(db, probed)) keep(byTest.get(Number(testId))!, run, o);
   for (const { testId, counted, outcomes } of plans) {

@@ -1,10 +1,10 @@
 // Integer rows read flat (lib/store/intRows.ts): PostgreSQL sends them as one text of numbers,
 // SQLite's come as rows; both give the same numbers in the same places: sums of a GROUP BY, values
 // past 32 bits, NULLs as the sentinel (int32) or NaN (int64), the order asked for, nothing for no
-// rows, and a long key list read in chunks as one array.
+// rows, a long key list read in chunks as one array, and rows per key led by the key.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../lib/store/db';
-import { int32Rows, int32RowsIn, int64Rows, NULL_INT32 } from '../../lib/store/intRows';
+import { int32Rows, int32RowsIn, int64Rows, int64RowsPerKey, NULL_INT32 } from '../../lib/store/intRows';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
 
 describeEachDatabase('integer rows read flat', (kind) => {
@@ -47,5 +47,13 @@ describeEachDatabase('integer rows read flat', (kind) => {
     const flat = await int32RowsIn(db, (p) => `SELECT k, k * 2 FROM int_rows_probe WHERE k IN (${p})`, keys, 2, 500);
     const pairs = Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]).sort((a, b) => a[0] - b[0]);
     expect(pairs).toEqual(keys.map((k) => [k, 2 * k]));
+  });
+
+  it("gives each key's rows led by its values, past 32 bits, and refuses a key that is no integer", async () => {
+    const flat = await int64RowsPerKey(db, [[3, 2], [9, 1], [2_000, 1]], ([k, m]) => `SELECT at, k * ${m} FROM int_rows_probe WHERE k = ${k} AND at >= ?`, [4_000_000_000], 2);
+    const rows = Array.from({ length: flat.length / 4 }, (_, i) => [...flat.subarray(i * 4, i * 4 + 4)]).sort((a, b) => a[0] - b[0]);
+    expect(rows).toEqual([[3, 2, 4_000_000_000 + 3 * 3_600 + 3, 6], [9, 1, 4_000_000_000 + 2 * 3_600 + 9, 9]]);
+    await expect(int64RowsPerKey(db, [[1.5]], ([k]) => `SELECT k FROM int_rows_probe WHERE k = ${k}`, [], 1)).rejects.toThrow(/not an integer/);
+    expect((await int64RowsPerKey(db, [], ([k]) => `SELECT k FROM int_rows_probe WHERE k = ${k}`, [], 1)).length).toBe(0);
   });
 });
