@@ -57,11 +57,11 @@ export async function int32RowsIn(sql: Sql, query: (placeholders: string) => str
     const chunk = keys.slice(i, i + chunkSize);
     parts.push(await int32Rows(sql, query(chunk.map(() => '?').join(', ')), chunk, width));
   }
-  return joined(parts, (n) => new Int32Array(n));
+  return concatParts(parts, (n) => new Int32Array(n));
 }
 
 /** Parts read one after another, as one array. */
-function joined<T extends Int32Array | Float64Array>(parts: T[], make: (n: number) => T): T {
+function concatParts<T extends Int32Array | Float64Array>(parts: T[], make: (n: number) => T): T {
   if (parts.length === 1) return parts[0];
   const out = make(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -94,5 +94,5 @@ export async function int64RowsPerKey(sql: Sql, keys: number[][], query: (k: str
       parts.push(part);
     }
   }
-  return joined(parts, (n) => new Float64Array(n));
+  return concatParts(parts, (n) => new Float64Array(n));
 }
