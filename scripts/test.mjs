@@ -17,11 +17,14 @@ const step = (name, cmd, args, extraEnv = {}) => {
   }
 };
 
+// a server found running (a developer's, between runs) is left running at the end
+const pgServer = path.join(root, 'scripts/pg-test-server.sh');
 let startedPg = false;
 if (!env.BUILDCOP_TEST_PG_URL) {
   try {
-    env.BUILDCOP_TEST_PG_URL = execFileSync(path.join(root, 'scripts/pg-test-server.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    startedPg = true;
+    const wasRunning = spawnSync(pgServer, ['status'], { stdio: 'ignore' }).status === 0;
+    env.BUILDCOP_TEST_PG_URL = execFileSync(pgServer, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    startedPg = !wasRunning;
     console.log(`PostgreSQL for the tests: ${env.BUILDCOP_TEST_PG_URL}`);
   } catch (e) {
     console.warn(`[postgres] the PostgreSQL tests will not run: ${String(e.stderr || e.message).trim()}`);
@@ -32,6 +35,6 @@ try {
   step('production build', path.join(root, 'node_modules/.bin/next'), ['build']);
   step('browser tests', path.join(root, 'node_modules/.bin/vitest'), ['run', '--config', 'vitest.e2e.config.ts']);
 } finally {
-  if (startedPg) spawnSync(path.join(root, 'scripts/pg-test-server.sh'), ['stop'], { stdio: 'ignore' });
+  if (startedPg) spawnSync(pgServer, ['stop'], { stdio: 'ignore' });
 }
 console.log(`\nall tests passed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
