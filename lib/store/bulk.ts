@@ -91,7 +91,7 @@ export function pgArrayLiteral(values: readonly Param[]): string {
 export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[] = []): Promise<unknown[][]> {
   const out: unknown[][] = [];
   if (!keys.length) return out;
-  assertIntegerKeys(keys, 'rowsPerKey');
+  assertIntegerKeys(keys);
   if (sql.dialect === 'postgres') {
     for (const chunk of perKeyStatements(keys, query, params)) {
       const rows = await sql.rows(chunk.text, chunk.params);
@@ -108,8 +108,8 @@ export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]
 }
 
 /** Keys are written into SQL: integers only. */
-export function assertIntegerKeys(keys: number[][], who: string): void {
-  for (const key of keys) for (const v of key) if (!Number.isSafeInteger(v)) throw new Error(`${who}: not an integer key value: ${v}`);
+function assertIntegerKeys(keys: number[][]): void {
+  for (const key of keys) for (const v of key) if (!Number.isSafeInteger(v)) throw new Error(`rowsPerKey: not an integer key value: ${v}`);
 }
 
 /**
@@ -117,6 +117,7 @@ export function assertIntegerKeys(keys: number[][], who: string): void {
  * LATERAL to its query, its values leading its rows.
  */
 export function perKeyStatements(keys: number[][], query: (k: string[]) => string, params: Param[]): { text: string; params: Param[] }[] {
+  assertIntegerKeys(keys);
   const cols = keys[0].map((_, i) => `k${i}`);
   const out: { text: string; params: Param[] }[] = [];
   for (let i = 0; i < keys.length; i += 1000) {

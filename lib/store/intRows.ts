@@ -5,7 +5,7 @@
 // driver's time and a fifth of what the process allocates. Here PostgreSQL sends the rows as one text
 // of numbers separated by commas, which JSON.parse reads natively. SQLite's driver hands over its
 // rows in memory, flattened here as they come.
-import { assertIntegerKeys, perKeyStatements } from './bulk';
+import { perKeyStatements, rowsPerKey } from './bulk';
 import type { Param, Sql } from './sql';
 
 /** A NULL in an int32 read (typed arrays hold none). An int64 read gives NaN. */
@@ -34,7 +34,11 @@ async function read(sql: Sql, text: string, params: Param[], width: number, kind
     if (kind === INT64) for (let i = 0; i < values.length; i++) if (values[i] === INT64_NULL) values[i] = NaN;
     return values;
   }
-  const rows = await sql.rows(orderBy.length ? `${text} ORDER BY ${orderBy.map((i) => i + 1).join(', ')}` : text, params);
+  return flattened(await sql.rows(orderBy.length ? `${text} ORDER BY ${orderBy.map((i) => i + 1).join(', ')}` : text, params), width, kind);
+}
+
+/** SQLite's rows flattened as they come. */
+function flattened(rows: unknown[][], width: number, kind: Kind): Int32Array | Float64Array {
   const out = new kind.array(rows.length * width);
   const nullValue = kind === INT32 ? NULL_INT32 : NaN;
   let o = 0;
@@ -74,25 +78,13 @@ function concatParts<T extends Int32Array | Float64Array>(parts: T[], make: (n: 
 
 /**
  * rowsPerKey (lib/store/bulk.ts) read flat: each of `query`'s rows of `rowWidth` integers led by its
- * key's values. On PostgreSQL one statement per thousand keys, on SQLite one per key.
+ * key's values. On PostgreSQL one statement per thousand keys, on SQLite rowsPerKey's rows flattened.
  */
 export async function int64RowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[], rowWidth: number): Promise<Float64Array> {
   if (!keys.length) return new Float64Array(0);
-  assertIntegerKeys(keys, 'int64RowsPerKey');
   const width = keys[0].length + rowWidth;
+  if (sql.dialect !== 'postgres') return flattened(await rowsPerKey(sql, keys, query, params), width, INT64) as Float64Array;
   const parts: Float64Array[] = [];
-  if (sql.dialect === 'postgres') {
-    for (const chunk of perKeyStatements(keys, query, params)) parts.push(await int64Rows(sql, chunk.text, chunk.params, width));
-  } else {
-    for (const key of keys) {
-      const rows = await int64Rows(sql, query(key.map(String)), params, rowWidth);
-      const part = new Float64Array((rows.length / rowWidth) * width);
-      for (let r = 0, o = 0; r < rows.length; r += rowWidth, o += width) {
-        part.set(key, o);
-        part.set(rows.subarray(r, r + rowWidth), o + key.length);
-      }
-      parts.push(part);
-    }
-  }
+  for (const chunk of perKeyStatements(keys, query, params)) parts.push(await int64Rows(sql, chunk.text, chunk.params, width));
   return concatParts(parts, (n) => new Float64Array(n));
 }

@@ -26,6 +26,10 @@ export interface RunRow extends RecentRun {
 export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
 export const RECENT_RUN = `r.id, r.job_id, r.started, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
 export const toRecentRun = (r: unknown[]): RecentRun => ({ id: Number(r[0]), jobId: Number(r[1]), started: Number(r[2]), testSetId: r[3] === null ? null : Number(r[3]), broken: Number(r[4]) === 1 });
+export const toRunRow = (r: unknown[]): RunRow => ({
+  id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),
+  testSetId: r[7] === null ? null : Number(r[7]), broken: Number(r[8]) === 1,
+});
 
 /** Runs of RECENT_RUN read flat (lib/store/intRows.ts int64Rows: a NULL test set comes as NaN). */
 export function recentRunsOfCells(cells: Float64Array): RecentRun[] {
@@ -35,10 +39,6 @@ export function recentRunsOfCells(cells: Float64Array): RecentRun[] {
   }
   return out;
 }
-export const toRunRow = (r: unknown[]): RunRow => ({
-  id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),
-  testSetId: r[7] === null ? null : Number(r[7]), broken: Number(r[8]) === 1,
-});
 
 /**
  * The test's outcomes ([run_id, outcome]) in the given runs, those where it did not pass. Their start
