@@ -119,54 +119,123 @@ interface Slice {
   jobs: string[];
 }
 
-const variantKey = (j: JobSeries) => `${j.release ?? ''}|${j.platform ?? ''}|${j.upgrade}`;
 export const sliceLabel = (s: { release: string; platform: string; upgrade: boolean; job?: string }): string =>
   s.job ?? [s.release || 'unversioned', s.platform || 'any platform', ...(s.upgrade ? ['upgrade'] : [])].join(' ');
 
 /**
- * The variant slices (release, platform, upgrade), then each job with enough runs of its own. Kept per
- * history's jobs: a verdict is judged again once the evidence's pairs or broken runs are read.
+ * A history's slices: the variant slices (release, platform, upgrade), then each job with enough runs
+ * of its own. `searched` leaves out the jobs where the test neither failed nor flaked (no rise can
+ * start there, and they are most of a test's 800 jobs); `all()` makes them when a regression's
+ * evidence lists every slice. Kept per history's jobs: a verdict is judged again once the evidence's
+ * pairs or broken runs are read.
  */
-const slicesByJobs = new WeakMap<JobSeries[], Slice[]>();
-function slicesOf(h: TestHistory): Slice[] {
+interface Slices {
+  searched: Slice[];
+  all(): Slice[];
+}
+const slicesByJobs = new WeakMap<JobSeries[], Slices>();
+function slicesOf(h: TestHistory): Slices {
   let out = slicesByJobs.get(h.jobs);
   if (!out) slicesByJobs.set(h.jobs, (out = slicesOfJobs(h)));
   return out;
 }
 
-function slicesOfJobs(h: TestHistory): Slice[] {
+const sliceOrder = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : sliceLabel(a) < sliceLabel(b) ? -1 : 1);
+
+function slicesOfJobs(h: TestHistory): Slices {
   const n = h.lookback.buckets;
-  const noFailures = zeros(n); // read only, as every slice's series once made
-  const variants = new Map<string, Slice>();
-  const jobs: Slice[] = [];
+  const variantList: Slice[] = [];
+  const failing: Slice[] = [];
+  const quiet: JobSeries[] = [];
+  addJobSlices(h, variantList, failing, quiet);
+  const variantSlices = variantList.sort(sliceOrder);
+  failing.sort(sliceOrder);
+  let all: Slice[] | undefined;
+  return {
+    searched: [...variantSlices, ...failing],
+    all: () => {
+      if (all) return all;
+      const noFailures = zeros(n); // read only, shared by the quiet jobs' slices
+      return (all = [...variantSlices, ...[...failing, ...quiet.map((j) => jobSlice(j, noFailures))].sort(sliceOrder)]);
+    },
+  };
+}
+
+/**
+ * Adds each job to its variant's slice, and to the job slices if it has enough runs: `failing` where
+ * the test failed or flaked, else `quiet`. (The loop alone in a function, ending where it ends: V8
+ * optimizes it while it runs, and code after it that had not run yet sent it back twice.)
+ */
+function addJobSlices(h: TestHistory, variantList: Slice[], failing: Slice[], quiet: JobSeries[]): void {
+  const n = h.lookback.buckets;
+  // variants by release, platform and upgrade in nested maps: no key string made per test and job
+  const variants = new Map<string, Map<string, Slice[]>>();
   for (let i = 0; i < h.jobs.length; i++) {
     const j = h.jobs[i];
-    const key = variantKey(j);
-    let v = variants.get(key);
+    const release = j.release ?? '';
+    const platform = j.platform ?? '';
+    let byPlatform = variants.get(release);
+    if (!byPlatform) variants.set(release, (byPlatform = new Map()));
+    let byUpgrade = byPlatform.get(platform);
+    if (!byUpgrade) byPlatform.set(platform, (byUpgrade = []));
+    let v = byUpgrade[j.upgrade ? 1 : 0];
     if (!v) {
-      variants.set(key, (v = { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, series: { runs: zeros(n), failed: zeros(n) }, jobs: [] }));
+      byUpgrade[j.upgrade ? 1 : 0] = v = { release, platform, upgrade: j.upgrade, series: { runs: zeros(n), failed: zeros(n) }, jobs: [] };
+      variantList.push(v);
     }
     addInto(v.series.runs as number[], j.runs);
     addInto(v.series.failed as number[], j.failed);
     addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
-    // a job's failures and flakes as one series only for a slice of its own (a test runs on 800
-    // jobs), and one series of zeros shared by the jobs where it neither failed nor flaked (most)
-    if (sum(j.runs) >= RULES.jobSliceMinRuns) {
-      let failures = noFailures;
-      if (sum(j.failed) + sum(j.flaked) > 0) {
-        failures = zeros(n);
-        addInto(failures, j.failed);
-        addInto(failures, j.flaked);
-      }
-      jobs.push({ release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] });
-    }
+    if (sum(j.runs) < RULES.jobSliceMinRuns) continue;
+    if (sum(j.failed) + sum(j.flaked) > 0) {
+      const failures = zeros(n);
+      addInto(failures, j.failed);
+      addInto(failures, j.flaked);
+      failing.push(jobSlice(j, failures));
+    } else quiet.push(j);
   }
-  const order = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : sliceLabel(a) < sliceLabel(b) ? -1 : 1);
-  return [...[...variants.values()].sort(order), ...jobs.sort(order)];
 }
 
+const jobSlice = (j: JobSeries, failures: ArrayLike<number>): Slice => ({
+  release: j.release ?? '',
+  platform: j.platform ?? '',
+  upgrade: j.upgrade,
+  job: j.job,
+  series: { runs: j.runs, failed: failures },
+  jobs: [j.job],
+});
+
 type Totals = { runs: number; failed: number; flaked: number };
+
+// The loops over a history's 800 jobs live in small functions of their own, out of judge(): in a new
+// process V8 optimizes a function whose loops run hot, and optimizing all of judge() took 185 ms of a
+// CLI call's CPU (indexed loops: unoptimized, each step of a for-of is an object made).
+
+function totalsOf(h: TestHistory): Totals {
+  const totals = { runs: 0, failed: 0, flaked: 0 };
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
+    totals.runs += sum(j.runs);
+    totals.failed += sum(j.failed);
+    totals.flaked += sum(j.flaked);
+  }
+  return totals;
+}
+
+/** Jobs where the test fails (nearly) every run, or its latest runs after passing there. */
+function brokenJobsOf(h: TestHistory, streaks: { job: string; length: number }[]): { j: JobSeries; runs: number; failed: number; streak: number }[] {
+  const streakOf = new Map(streaks.map((s) => [s.job, s.length]));
+  const out: { j: JobSeries; runs: number; failed: number; streak: number }[] = [];
+  for (let i = 0; i < h.jobs.length; i++) {
+    const j = h.jobs[i];
+    const runs = sum(j.runs);
+    const failed = sum(j.failed);
+    const streak = streakOf.get(j.job) ?? 0;
+    if ((runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns) out.push({ j, runs, failed, streak });
+  }
+  return out;
+}
 type Counts = { failedRuns: number; flakedRuns: number; runs: number; lookbackFrom: string };
 
 /**
@@ -178,137 +247,137 @@ const pastTheRises = new WeakMap<TestHistory, { totals: Totals; counts: Counts; 
 export function judge(h: TestHistory): Verdict {
   const known = pastTheRises.get(h);
   if (known) return flakyOrFailing(h, known.totals, known.counts, known.severity);
-  const totals = { runs: 0, failed: 0, flaked: 0 };
-  // (indexed loops over a history's 800 jobs: judged once per test in a new process, unoptimized,
-  // where each step of a for-of is an object made)
-  for (let i = 0; i < h.jobs.length; i++) {
-    const j = h.jobs[i];
-    totals.runs += sum(j.runs);
-    totals.failed += sum(j.failed);
-    totals.flaked += sum(j.flaked);
-  }
+  const totals = totalsOf(h);
   const outside = totals.failed + totals.flaked;
   const inBroken = h.broken.install + h.broken.mass;
   const counts = { failedRuns: totals.failed, flakedRuns: totals.flaked, runs: totals.runs, lookbackFrom: iso(h.lookback.from) };
 
   // infra: the failures are the broken runs', not the test's
-  if (inBroken > 0 && outside <= RULES.infraMaxOutside && inBroken > outside) {
-    const co = [...h.broken.failedTestsPerRun].sort((a, b) => a - b);
-    const median = co.length ? co[Math.floor(co.length / 2)] : 0;
-    return {
-      classification: 'infra',
-      evidence: {
-        summary: `${inBroken} of its ${inBroken + outside} failures in the last 14 days came in broken runs: the install or setup failed (${h.broken.install}) or ${RULES.massFailureTests}+ tests failed together (${h.broken.mass}, median ${median} tests); ${outside ? 'once' : 'never'} outside them`,
-        failedRuns: inBroken,
-        withInstallFailure: h.broken.install,
-        withMassFailure: h.broken.mass,
-        outsideBrokenRuns: outside,
-        medianFailedTestsPerRun: median,
-        massFailureThreshold: RULES.massFailureTests,
-        runs: totals.runs,
-        lookbackFrom: counts.lookbackFrom,
-      },
-    };
-  }
-
-  const slices = slicesOf(h);
-  const streaks = currentStreaks(h);
+  if (inBroken > 0 && outside <= RULES.infraMaxOutside && inBroken > outside) return infraVerdict(h, totals, counts, inBroken, outside);
 
   // regression: the most significant rise of any slice, then every slice judged at that split
-  let best: { slice: Slice; split: Split } | undefined;
-  for (const slice of slices) {
-    const split = bestRise(slice.series);
-    if (split && (!best || split.pValue < best.split.pValue)) best = { slice, split };
-  }
-  if (best) {
-    const k = best.split.bucket;
-    const judged = slices.map((s) => ({ s, at: atSplit(s.series, k) })).filter(({ at }) => at.runsBefore + at.runsAfter > 0);
-    const statusOf = (s: Slice, at: ReturnType<typeof atSplit>): SliceEvidence['status'] =>
-      at.changed || s === best!.slice ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
-    const rows = judged.map(({ s, at }) => ({ s, at, status: statusOf(s, at) }));
-    const evidenceSlices: SliceEvidence[] = rows.map(({ s, at, status }) => ({
-      release: s.release, platform: s.platform, upgrade: s.upgrade, ...(s.job ? { job: s.job } : {}),
-      runsBefore: at.runsBefore, failedBefore: at.failedBefore, runsAfter: at.runsAfter, failedAfter: at.failedAfter, pValue: at.pValue, changed: status === 'rose', status,
-    }));
-    const variantRows = rows.filter(({ s }) => !s.job);
-    const changedVariants = variantRows.filter((r) => r.status === 'rose');
-    const unchanged = variantRows.filter((r) => r.status === 'steady');
-    const unclear = variantRows.filter((r) => r.status === 'unclear');
-    const before = { failed: sum(changedVariants.map((c) => c.at.failedBefore)), runs: sum(changedVariants.map((c) => c.at.runsBefore)) };
-    const after = { failed: sum(changedVariants.map((c) => c.at.failedAfter)), runs: sum(changedVariants.map((c) => c.at.runsAfter)) };
-    const pValue = fisherGreater(before.failed, before.runs, after.failed, after.runs);
-    const changeAt = bucketStart(h.lookback, k);
-    const changedJobs = evidenceSlices.filter((s) => s.job && s.changed).map((s) => s.job!);
-    const jobs = changedJobs.length > 3 ? `${changedJobs.slice(0, 3).join(', ')} and ${changedJobs.length - 3} more jobs` : changedJobs.join(', ');
-    const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
-    return {
-      classification: 'regression',
-      evidence: {
-        summary: `failure rate rose from ${pct(before.failed, before.runs)} (${before.failed}/${before.runs}) to ${pct(after.failed, after.runs)} (${after.failed}/${after.runs}) around ${iso(changeAt)} and stayed up, ${where}; p = ${fmtP(pValue)} (Fisher's exact test, one-sided; retries that passed count as failures)`,
-        changeAt: iso(changeAt),
-        before: { ...before, failureRate: rate(before.failed, before.runs) },
-        after: { ...after, failureRate: rate(after.failed, after.runs) },
-        pValue,
-        slices: evidenceSlices,
-        changedIn: changedVariants.map(({ s }) => sliceLabel(s)),
-        notChangedIn: unchanged.map(({ s }) => sliceLabel(s)),
-        unclearIn: unclear.map(({ s }) => sliceLabel(s)),
-        ...(streaks.length ? { streaks: streaks.map((s) => ({ job: s.job, failedLatestRuns: s.length })) } : {}),
-        ...counts,
-      },
-      needs: { changeAt, changedJobs: changedJobs.length ? changedJobs : changedVariants.flatMap(({ s }) => s.jobs) },
-    };
-  }
+  const slices = slicesOf(h);
+  const streaks = currentStreaks(h);
+  const best = mostSignificantRise(slices.searched);
+  if (best) return regressionVerdict(h, slices, best, streaks, counts);
 
   // broken: (nearly) every run of a job, or every one of its latest runs after passing there
-  const streakOf = new Map(streaks.map((s) => [s.job, s.length]));
-  const brokenJobs: { j: JobSeries; runs: number; failed: number; streak: number }[] = [];
-  for (let i = 0; i < h.jobs.length; i++) {
-    const j = h.jobs[i];
-    const runs = sum(j.runs);
-    const failed = sum(j.failed);
-    const streak = streakOf.get(j.job) ?? 0;
-    if ((runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns) brokenJobs.push({ j, runs, failed, streak });
-  }
-  if (brokenJobs.length) {
-    const jobs = brokenJobs.map(({ j, runs, failed, streak }) => ({ job: j.job, failed, runs, failureRate: rate(failed, runs), ...(streak ? { failedLatestRuns: streak } : {}) }));
-    return {
-      classification: 'broken',
-      evidence: {
-        summary: `fails ${jobs.map((j) => (j.failureRate >= RULES.brokenRate ? `${pct(j.failed, j.runs)} (${j.failed}/${j.runs}) of ${j.job} runs` : `the latest ${j.failedLatestRuns} runs of ${j.job}, after passing there (${j.failed}/${j.runs} in 14 days)`)).join('; ')}`,
-        jobs,
-        threshold: RULES.brokenRate,
-        ...counts,
-      },
-      needs: { streakJobs: jobs.filter((j) => j.failedLatestRuns).map((j) => j.job) },
-    };
-  }
+  const brokenJobs = brokenJobsOf(h, streaks);
+  if (brokenJobs.length) return brokenVerdict(brokenJobs, counts);
 
   // fixed: clean since its last failure, for longer than its old rate makes plausible
-  if (h.lastFailure && outside >= RULES.fixedMinFailures) {
-    const runsBefore = totals.runs - h.lastFailure.runsSince;
-    const chance = chanceOfCleanRuns(outside, runsBefore, h.lastFailure.runsSince);
-    if (chance < RULES.fixedChance) {
-      return {
-        classification: 'fixed',
-        evidence: {
-          summary: `has not failed in the ${h.lastFailure.runsSince} runs since ${iso(h.lastFailure.started)}; it failed in ${pct(outside, runsBefore)} (${outside}/${runsBefore}) of runs before, at which rate that many clean runs had a ${fmtP(chance)} chance`,
-          lastFailure: iso(h.lastFailure.started),
-          cleanRuns: h.lastFailure.runsSince,
-          failedBefore: outside,
-          runsBefore,
-          oldFailureRate: rate(outside, runsBefore),
-          chanceAtOldRate: chance,
-          ...counts,
-        },
-        needs: { fixedAfter: h.lastFailure.started },
-      };
-    }
-  }
+  const fixed = h.lastFailure && outside >= RULES.fixedMinFailures ? fixedVerdict(h.lastFailure, totals, outside, counts) : undefined;
+  if (fixed) return fixed;
 
   const severity = flakeSeverity(h);
   pastTheRises.set(h, { totals, counts, severity });
   return flakyOrFailing(h, totals, counts, severity);
+}
+
+// Each rule's verdict is made in a function of its own: judge() stays small, which V8 optimizes at a
+// fraction of the cost of all the rules' evidence together (a CLI call's 100 verdicts made V8 spend
+// 150-185 ms of CPU optimizing one large judge()).
+
+function infraVerdict(h: TestHistory, totals: Totals, counts: Counts, inBroken: number, outside: number): Verdict {
+  const co = [...h.broken.failedTestsPerRun].sort((a, b) => a - b);
+  const median = co.length ? co[Math.floor(co.length / 2)] : 0;
+  return {
+    classification: 'infra',
+    evidence: {
+      summary: `${inBroken} of its ${inBroken + outside} failures in the last 14 days came in broken runs: the install or setup failed (${h.broken.install}) or ${RULES.massFailureTests}+ tests failed together (${h.broken.mass}, median ${median} tests); ${outside ? 'once' : 'never'} outside them`,
+      failedRuns: inBroken,
+      withInstallFailure: h.broken.install,
+      withMassFailure: h.broken.mass,
+      outsideBrokenRuns: outside,
+      medianFailedTestsPerRun: median,
+      massFailureThreshold: RULES.massFailureTests,
+      runs: totals.runs,
+      lookbackFrom: counts.lookbackFrom,
+    },
+  };
+}
+
+function mostSignificantRise(slices: Slice[]): { slice: Slice; split: Split } | undefined {
+  let best: { slice: Slice; split: Split } | undefined;
+  for (let i = 0; i < slices.length; i++) {
+    const split = bestRise(slices[i].series);
+    if (split && (!best || split.pValue < best.split.pValue)) best = { slice: slices[i], split };
+  }
+  return best;
+}
+
+function regressionVerdict(h: TestHistory, slices: Slices, best: { slice: Slice; split: Split }, streaks: { job: string; length: number }[], counts: Counts): Verdict {
+  const k = best.split.bucket;
+  const judged = slices.all().map((s) => ({ s, at: atSplit(s.series, k) })).filter(({ at }) => at.runsBefore + at.runsAfter > 0);
+  const statusOf = (s: Slice, at: ReturnType<typeof atSplit>): SliceEvidence['status'] =>
+    at.changed || s === best.slice ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
+  const rows = judged.map(({ s, at }) => ({ s, at, status: statusOf(s, at) }));
+  const evidenceSlices: SliceEvidence[] = rows.map(({ s, at, status }) => ({
+    release: s.release, platform: s.platform, upgrade: s.upgrade, ...(s.job ? { job: s.job } : {}),
+    runsBefore: at.runsBefore, failedBefore: at.failedBefore, runsAfter: at.runsAfter, failedAfter: at.failedAfter, pValue: at.pValue, changed: status === 'rose', status,
+  }));
+  const variantRows = rows.filter(({ s }) => !s.job);
+  const changedVariants = variantRows.filter((r) => r.status === 'rose');
+  const unchanged = variantRows.filter((r) => r.status === 'steady');
+  const unclear = variantRows.filter((r) => r.status === 'unclear');
+  const before = { failed: sum(changedVariants.map((c) => c.at.failedBefore)), runs: sum(changedVariants.map((c) => c.at.runsBefore)) };
+  const after = { failed: sum(changedVariants.map((c) => c.at.failedAfter)), runs: sum(changedVariants.map((c) => c.at.runsAfter)) };
+  const pValue = fisherGreater(before.failed, before.runs, after.failed, after.runs);
+  const changeAt = bucketStart(h.lookback, k);
+  const changedJobs = evidenceSlices.filter((s) => s.job && s.changed).map((s) => s.job!);
+  const jobs = changedJobs.length > 3 ? `${changedJobs.slice(0, 3).join(', ')} and ${changedJobs.length - 3} more jobs` : changedJobs.join(', ');
+  const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
+  return {
+    classification: 'regression',
+    evidence: {
+      summary: `failure rate rose from ${pct(before.failed, before.runs)} (${before.failed}/${before.runs}) to ${pct(after.failed, after.runs)} (${after.failed}/${after.runs}) around ${iso(changeAt)} and stayed up, ${where}; p = ${fmtP(pValue)} (Fisher's exact test, one-sided; retries that passed count as failures)`,
+      changeAt: iso(changeAt),
+      before: { ...before, failureRate: rate(before.failed, before.runs) },
+      after: { ...after, failureRate: rate(after.failed, after.runs) },
+      pValue,
+      slices: evidenceSlices,
+      changedIn: changedVariants.map(({ s }) => sliceLabel(s)),
+      notChangedIn: unchanged.map(({ s }) => sliceLabel(s)),
+      unclearIn: unclear.map(({ s }) => sliceLabel(s)),
+      ...(streaks.length ? { streaks: streaks.map((s) => ({ job: s.job, failedLatestRuns: s.length })) } : {}),
+      ...counts,
+    },
+    needs: { changeAt, changedJobs: changedJobs.length ? changedJobs : changedVariants.flatMap(({ s }) => s.jobs) },
+  };
+}
+
+function brokenVerdict(brokenJobs: { j: JobSeries; runs: number; failed: number; streak: number }[], counts: Counts): Verdict {
+  const jobs = brokenJobs.map(({ j, runs, failed, streak }) => ({ job: j.job, failed, runs, failureRate: rate(failed, runs), ...(streak ? { failedLatestRuns: streak } : {}) }));
+  return {
+    classification: 'broken',
+    evidence: {
+      summary: `fails ${jobs.map((j) => (j.failureRate >= RULES.brokenRate ? `${pct(j.failed, j.runs)} (${j.failed}/${j.runs}) of ${j.job} runs` : `the latest ${j.failedLatestRuns} runs of ${j.job}, after passing there (${j.failed}/${j.runs} in 14 days)`)).join('; ')}`,
+      jobs,
+      threshold: RULES.brokenRate,
+      ...counts,
+    },
+    needs: { streakJobs: jobs.filter((j) => j.failedLatestRuns).map((j) => j.job) },
+  };
+}
+
+function fixedVerdict(lastFailure: NonNullable<TestHistory['lastFailure']>, totals: Totals, outside: number, counts: Counts): Verdict | undefined {
+  const runsBefore = totals.runs - lastFailure.runsSince;
+  const chance = chanceOfCleanRuns(outside, runsBefore, lastFailure.runsSince);
+  if (chance >= RULES.fixedChance) return undefined;
+  return {
+    classification: 'fixed',
+    evidence: {
+      summary: `has not failed in the ${lastFailure.runsSince} runs since ${iso(lastFailure.started)}; it failed in ${pct(outside, runsBefore)} (${outside}/${runsBefore}) of runs before, at which rate that many clean runs had a ${fmtP(chance)} chance`,
+      lastFailure: iso(lastFailure.started),
+      cleanRuns: lastFailure.runsSince,
+      failedBefore: outside,
+      runsBefore,
+      oldFailureRate: rate(outside, runsBefore),
+      chanceAtOldRate: chance,
+      ...counts,
+    },
+    needs: { fixedAfter: lastFailure.started },
+  };
 }
 
 /** The last rules: flaky (retries that passed, or a pass under the same condition), else failing. */

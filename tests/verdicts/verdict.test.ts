@@ -99,6 +99,14 @@ describe('judge', () => {
     const row = ev.slices.find((s: any) => s.release === '4.1' && s.platform === 'aws' && !s.job);
     expect(row).toMatchObject({ runsBefore: 8 * change, failedBefore: 0, runsAfter: 8 * (N - change), failedAfter: 0, changed: false, status: 'steady' });
     expect(ev.slices.find((s: any) => s.job === 'nightly-4.2-aws')).toMatchObject({ changed: true, status: 'rose' });
+    // every job with runs enough is a slice of the evidence, the jobs where it never failed too (made
+    // only once a rise is found), in the order of the others: newest release first, then by name
+    expect(ev.slices.filter((s: any) => s.job).map((s: any) => [s.job, s.status])).toEqual([
+      ['nightly-4.2-aws', 'rose'],
+      ['nightly-4.2-gcp', 'rose'],
+      ['nightly-4.1-aws', 'steady'],
+      ['nightly-4.1-gcp', 'steady'],
+    ]);
     expect(ev.summary).toMatch(/in 4\.2 aws, 4\.2 gcp .*; not in 4\.1 aws, 4\.1 gcp/);
     // the same failures as retries only (every failure passed on retry) are still a regression
     const retries = judge(history([job({ job: 'n', flaked: (b) => (b >= change ? 3 : 0) }), job({ job: 'm', release: '4.1' })]));
