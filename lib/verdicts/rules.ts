@@ -124,10 +124,10 @@ export const sliceLabel = (s: { release: string; platform: string; upgrade: bool
 
 /**
  * A history's slices: the variant slices (release, platform, upgrade), then each job with enough runs
- * of its own. `searched` leaves out the jobs where the test neither failed nor flaked (no rise can
- * start there, and they are most of a test's 800 jobs); `all()` makes them when a regression's
- * evidence lists every slice. Kept per history's jobs: a verdict is judged again once the evidence's
- * pairs or broken runs are read.
+ * of its own. `searched` leaves out the jobs where the test failed or flaked too seldom for a rise to
+ * start (bestRise needs STEP.minFailedAfter failures; most of a test's 800 jobs have none); `all()`
+ * makes them when a regression's evidence lists every slice. Kept per history's jobs: a verdict is
+ * judged again once the evidence's pairs or broken runs are read.
  */
 interface Slices {
   searched: Slice[];
@@ -145,28 +145,25 @@ const sliceOrder = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.releas
 function slicesOfJobs(h: TestHistory): Slices {
   const n = h.lookback.buckets;
   const variantList: Slice[] = [];
-  const failing: Slice[] = [];
-  const quiet: JobSeries[] = [];
-  addJobSlices(h, variantList, failing, quiet);
+  const searchedJobs: JobSeries[] = [];
+  const otherJobs: JobSeries[] = [];
+  addJobSlices(h, variantList, searchedJobs, otherJobs);
   const variantSlices = variantList.sort(sliceOrder);
-  failing.sort(sliceOrder);
+  const searched = searchedJobs.map((j) => jobSlice(j, n)).sort(sliceOrder);
   let all: Slice[] | undefined;
   return {
-    searched: [...variantSlices, ...failing],
-    all: () => {
-      if (all) return all;
-      const noFailures = zeros(n); // read only, shared by the quiet jobs' slices
-      return (all = [...variantSlices, ...[...failing, ...quiet.map((j) => jobSlice(j, noFailures))].sort(sliceOrder)]);
-    },
+    searched: [...variantSlices, ...searched],
+    all: () => (all ??= [...variantSlices, ...[...searched, ...otherJobs.map((j) => jobSlice(j, n))].sort(sliceOrder)]),
   };
 }
 
 /**
- * Adds each job to its variant's slice, and to the job slices if it has enough runs: `failing` where
- * the test failed or flaked, else `quiet`. (The loop alone in a function, ending where it ends: V8
- * optimizes it while it runs, and code after it that had not run yet sent it back twice.)
+ * Adds each job to its variant's slice and, if it has enough runs for a slice of its own, to
+ * `searched` (it failed or flaked often enough for a rise) or `other`. (The loop alone in a function,
+ * ending where it ends: V8 optimizes it while it runs, and code after it that had not run yet sent it
+ * back twice.)
  */
-function addJobSlices(h: TestHistory, variantList: Slice[], failing: Slice[], quiet: JobSeries[]): void {
+function addJobSlices(h: TestHistory, variantList: Slice[], searched: JobSeries[], other: JobSeries[]): void {
   const n = h.lookback.buckets;
   // variants by release, platform and upgrade in nested maps: no key string made per test and job
   const variants = new Map<string, Map<string, Slice[]>>();
@@ -188,23 +185,24 @@ function addJobSlices(h: TestHistory, variantList: Slice[], failing: Slice[], qu
     addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
     if (sum(j.runs) < RULES.jobSliceMinRuns) continue;
-    if (sum(j.failed) + sum(j.flaked) > 0) {
-      const failures = zeros(n);
-      addInto(failures, j.failed);
-      addInto(failures, j.flaked);
-      failing.push(jobSlice(j, failures));
-    } else quiet.push(j);
+    if (sum(j.failed) + sum(j.flaked) >= STEP.minFailedAfter) searched.push(j);
+    else other.push(j);
   }
 }
 
-const jobSlice = (j: JobSeries, failures: ArrayLike<number>): Slice => ({
-  release: j.release ?? '',
-  platform: j.platform ?? '',
-  upgrade: j.upgrade,
-  job: j.job,
-  series: { runs: j.runs, failed: failures },
-  jobs: [j.job],
-});
+/** Zeros of each length, read only: the failures of every job slice where the test never failed. */
+const noFailures: number[][] = [];
+
+/** A job's slice: its runs, and its failures and flakes as one series. */
+function jobSlice(j: JobSeries, n: number): Slice {
+  let failures: number[];
+  if (sum(j.failed) + sum(j.flaked) > 0) {
+    failures = zeros(n);
+    addInto(failures, j.failed);
+    addInto(failures, j.flaked);
+  } else failures = noFailures[n] ??= zeros(n);
+  return { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] };
+}
 
 type Totals = { runs: number; failed: number; flaked: number };
 
