@@ -14,8 +14,8 @@ export type WholeDays = (ids: number[], d0: number, d1: number) => Promise<unkno
 
 interface Entry {
   version: string;
-  /** the day's rows of that id, flattened, `width` numbers each */
-  cells: Int32Array;
+  /** the day's rows of that id, flattened, `width` numbers each; a promise while being read */
+  cells: Int32Array | Promise<Int32Array>;
 }
 
 /**
@@ -36,64 +36,77 @@ export function currentDayVersions(db: Database): Promise<Map<number, string>> {
 
 /** Numbers kept at most across every cache (4 bytes each: ids, day numbers and counts are 32-bit). */
 const MAX_NUMBERS = 16_000_000;
-let kept = 0;
+let keptNumbers = 0;
 const caches = new Map<string, Map<string, Entry>>();
 
 /**
  * The rows of `ids` over the days [d0, d1), flattened in chunks of `width` numbers a row: from memory
- * where that id's day is kept at its current version, the rest from the days' packs where they stand
- * (`packed`, lib/store/dayPacks.ts), else in one read. Versions are read before the rows, so rows kept
- * are never older than the version they are kept under.
+ * where that id's day is kept at its current version (or joining its read in flight: an answer's
+ * window and its verdicts ask for the same days at once), the rest from the days' packs where they
+ * stand (`packed`, lib/store/dayPacks.ts), else in one read. Versions are read before the rows, so
+ * rows kept are never older than the version they are kept under.
  */
 export async function cachedDays(db: Database, name: string, width: number, dayColumn: number, ids: number[], d0: number, d1: number, read: WholeDays, packed?: PackedRollup): Promise<Int32Array[]> {
-  const out: Int32Array[] = [];
-  if (!ids.length || d1 <= d0) return out;
+  if (!ids.length || d1 <= d0) return [];
   const versions = await currentDayVersions(db);
   const key = `${db.url}|${name}`;
   let cache = caches.get(key);
   if (!cache) caches.set(key, (cache = new Map()));
-  // kept cells are never changed, so they are handed out as they are
-  const emit = (cells: Int32Array) => {
-    if (cells.length) out.push(cells);
-  };
+  // kept cells are never changed, so they are handed out as they are; in the order of the ids and
+  // days kept or being read, then of those read now
+  const kept: (Int32Array | Promise<Int32Array>)[] = [];
   const missing = new Set<number>();
-  const hits = new Set<string>();
   let m0 = Infinity;
   let m1 = -Infinity;
   for (const id of ids) {
     for (let d = d0; d < d1; d++) {
-      const k = `${id}|${d}`;
-      const e = cache.get(k);
-      if (e && e.version === (versions.get(d) ?? '0')) {
-        emit(e.cells);
-        hits.add(k);
-      } else {
+      const e = cache.get(`${id}|${d}`);
+      if (e && e.version === (versions.get(d) ?? '0')) kept.push(e.cells);
+      else {
         missing.add(id);
         if (d < m0) m0 = d;
         if (d + 1 > m1) m1 = d + 1;
       }
     }
   }
-  if (!missing.size) return out;
-  const byCell = await readWholeDays(db, width, dayColumn, [...missing], m0, m1, versions, read, packed);
-  for (const id of missing) {
-    for (let d = m0; d < m1; d++) {
-      const k = `${id}|${d}`;
-      if (hits.has(k)) continue; // emitted from memory above
-      const got = byCell.get(k);
-      const cells = got instanceof Int32Array ? got : Int32Array.from(got ?? []);
-      const old = cache.get(k);
-      if (old) kept -= old.cells.length;
-      if (kept + cells.length > MAX_NUMBERS) {
-        for (const c of caches.values()) c.clear();
-        kept = 0;
+  const fresh: Promise<Int32Array>[] = [];
+  if (missing.size) {
+    const reading = readWholeDays(db, width, dayColumn, [...missing], m0, m1, versions, read, packed);
+    for (const id of missing) {
+      for (let d = m0; d < m1; d++) {
+        const k = `${id}|${d}`;
+        const e = cache.get(k);
+        if (e && e.version === (versions.get(d) ?? '0')) continue; // kept (or being read) above
+        const cells = reading.then((byCell) => keep(cache, k, entry, byCell.get(k)));
+        const entry: Entry = { version: versions.get(d) ?? '0', cells };
+        // a failed read is forgotten, so the next call reads it again (the caller sees the error)
+        cells.catch(() => cache.get(k) === entry && cache.delete(k));
+        if (e && !(e.cells instanceof Promise)) keptNumbers -= e.cells.length;
+        cache.set(k, entry);
+        fresh.push(cells);
       }
-      cache.set(k, { version: versions.get(d) ?? '0', cells });
-      kept += cells.length;
-      emit(cells);
     }
   }
+  const out: Int32Array[] = [];
+  for (const cells of await Promise.all([...kept, ...fresh])) if (cells.length) out.push(cells);
   return out;
+}
+
+/** An id's day as read, kept under its entry while the entry stands (within MAX_NUMBERS). */
+function keep(cache: Map<string, Entry>, k: string, entry: Entry, got: ArrayLike<number> | undefined): Int32Array {
+  const cells = got instanceof Int32Array ? got : Int32Array.from(got ?? []);
+  if (cache.get(k) !== entry) return cells;
+  if (keptNumbers + cells.length > MAX_NUMBERS) {
+    for (const c of caches.values()) for (const [key, e] of c) if (!(e.cells instanceof Promise)) c.delete(key);
+    keptNumbers = 0;
+    if (cells.length > MAX_NUMBERS) {
+      cache.delete(k);
+      return cells;
+    }
+  }
+  entry.cells = cells;
+  keptNumbers += cells.length;
+  return cells;
 }
 
 /**
