@@ -116,15 +116,19 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     }
     return out;
   };
-  // whether a test has its LATEST_RUNS on a job yet (asked of every test and job after each day read)
-  const hasAll = (runs: RecentRun[] | undefined, testId: number): boolean => {
-    let n = 0;
-    for (let i = 0; runs && i < runs.length; i++) if (!runs[i].broken && executes(runs[i].testSetId, testId) && ++n >= LATEST_RUNS) return true;
-    return false;
-  };
+  // whether a test has its LATEST_RUNS on a job yet, asked of every test and job after each day read:
+  // the runs counted then are kept (days read later only add older runs after them)
+  const complete = new Map<number, Map<number, RecentRun[]>>();
   let waiting = [...asks].flatMap(([testId, ask]) => [...ask.lastFailureDay.keys()].map((jobId) => ({ testId, jobId })));
   const { runs: recentRuns, from, days } = await recentRunsOf(db, lb, jobs, (runs) => {
-    waiting = waiting.filter(({ testId, jobId }) => !hasAll(runs.get(jobId), testId));
+    waiting = waiting.filter(({ testId, jobId }) => {
+      const counted = countedOn(runs.get(jobId), testId);
+      if (counted.length < LATEST_RUNS) return true;
+      let mine = complete.get(testId);
+      if (!mine) complete.set(testId, (mine = new Map()));
+      mine.set(jobId, counted);
+      return false;
+    });
     return !waiting.length;
   });
   const latest = new Map<number, Map<number, number[]>>();
@@ -133,7 +137,7 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   asks.forEach((ask, testId) => {
     const counted = new Map<number, RecentRun[]>();
     ask.lastFailureDay.forEach((lastFailureDay, jobId) => {
-      const runs = countedOn(recentRuns.get(jobId), testId);
+      const runs = complete.get(testId)?.get(jobId) ?? countedOn(recentRuns.get(jobId), testId);
       if (runs.length && Math.floor(runs[0].started / DAY) * DAY <= lastFailureDay) counted.set(jobId, runs);
     });
     if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
