@@ -87,6 +87,18 @@ function sumRuns(groups: JobSetRuns[], n: number): number[] {
   return out;
 }
 
+/** The job slots [0, slots) by the name a history lists the job under (a job without one by its id), made once per lookback. */
+const slotsByName = new WeakMap<LookbackContext, number[]>();
+function jobSlotsByName(ctx: LookbackContext, slots: number): number[] {
+  let out = slotsByName.get(ctx);
+  if (!out || out.length !== slots) {
+    const name = (jobId: number) => ctx.jobs.get(jobId)?.name ?? String(jobId);
+    out = Array.from({ length: slots }, (_, i) => i).sort((x, y) => (name(x) < name(y) ? -1 : name(x) > name(y) ? 1 : x - y));
+    slotsByName.set(ctx, out);
+  }
+  return out;
+}
+
 /** What the evidence fills in later needs of a test's history. */
 export interface HistoryExtras {
   /** the test's outcome in the recent runs looked at (run id -> 1 failed, 2 flaked) */
@@ -203,16 +215,18 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })), days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
+  const byName = jobSlotsByName(ctx, jobSlots);
   for (const [testId, t] of perTest) {
+    // in the order of the jobs' names, without a sort per test
     const jobs: JobSeries[] = [];
-    for (let jobId = 0; jobId < t.jobs.length; jobId++) {
+    for (let k = 0; k < byName.length; k++) {
+      const jobId = byName[k];
       const s = t.jobs[jobId];
       if (!s) continue;
       const info = ctx.jobs.get(jobId);
       // (a literal of one shape, not a spread of the series: 80,000 of these a hot list)
       jobs.push({ job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, runs: s.runs, failed: s.failed, flaked: s.flaked, latest: latest.get(testId)?.get(jobId) ?? NO_LATEST });
     }
-    jobs.sort((x, y) => (x.job < y.job ? -1 : 1));
     const last = lastFailures.get(testId);
     out.set(testId, {
       history: {
