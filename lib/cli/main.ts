@@ -31,18 +31,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`buildcop: unknown command "${name}"\n\n${await usage()}\n`);
     return 2;
   }
-  const command = await COMMANDS[name].load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const entry = COMMANDS[name];
+  const wantsHelp = rest.includes('--help') || rest.includes('-h');
+  // a deployment's environment, refused by every command as the server refuses it (demo starts one)
+  const tokenProblem = wantsHelp ? undefined : adminTokenProblem();
+  setPostgresPoolSize(entry.serverPool ? SERVER_POOL_SIZE : ANSWER_POOL_SIZE);
+  if (entry.reads && !wantsHelp && !tokenProblem) connectEarly(rest);
+  const command = await entry.load();
+  if (wantsHelp) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
   }
-  // a deployment's environment, refused by every command as the server refuses it (demo starts one)
-  const tokenProblem = adminTokenProblem();
   if (tokenProblem) {
     process.stderr.write(`buildcop ${name}: ${tokenProblem}\n`);
     return 2;
   }
-  setPostgresPoolSize(COMMANDS[name].serverPool ? SERVER_POOL_SIZE : ANSWER_POOL_SIZE);
   try {
     return await command.run(rest);
   } catch (e) {
@@ -57,4 +60,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`buildcop ${name}: ${(e as Error).stack ?? e}\n`);
     return 1;
   }
+}
+
+/**
+ * A command that reads PostgreSQL has its connection opened (and the schema checked) while its code
+ * loads, 50-70 ms of a call either way: the command's own openDatabase of the same URL takes this one.
+ * A failure here is left for that call to meet again and report. SQLite opens in a few milliseconds,
+ * and opening it early would make the default database file for a call that fails on its options.
+ */
+function connectEarly(args: string[]): void {
+  const at = args.findIndex((a) => a === '--db' || a.startsWith('--db='));
+  const explicit = at < 0 ? undefined : args[at] === '--db' ? args[at + 1] : args[at].slice('--db='.length);
+  if (at >= 0 && !explicit) return;
+  void import('../store/db')
+    .then(({ databaseUrl, dialectOf, openDatabase }) => {
+      if (dialectOf(databaseUrl(explicit)) === 'postgres') return openDatabase(explicit);
+    })
+    .catch(() => undefined);
 }
