@@ -57,6 +57,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`buildcop ${name}: ${(e as Error).message}\n`);
       return 1;
     }
+    // a database that cannot be reached is said so, without a stack (its module is loaded by then)
+    if ((await import('../store/db')).isDatabaseUnavailable(e)) {
+      process.stderr.write(`buildcop ${name}: the database cannot be reached: ${(e as Error).message}\n`);
+      return 1;
+    }
     process.stderr.write(`buildcop ${name}: ${(e as Error).stack ?? e}\n`);
     return 1;
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hotlist, parseHotlistQuery } from '../../lib/answers/hotlist';
 import { closeDatabase, openDatabase } from '../../lib/store/db';
+import { freePort } from '../helpers/freePort';
 import { TEST_WORLD_END, worldDatabaseUrl } from '../helpers/world';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -55,4 +56,15 @@ describe('CLI output', () => {
       await closeDatabase(conn);
     }
   }, 120_000);
+
+  it('says a PostgreSQL server it cannot reach is unreachable: a message and exit 1, no stack', async () => {
+    const port = await freePort(); // nothing listens there now: the connection is refused
+    for (const command of [['hotlist', '--window', '7d'], ['stats']]) {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/buildcop.mjs'), ...command, '--db', `postgresql://nobody:x@127.0.0.1:${port}/none`], { cwd: ROOT, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^buildcop ${command[0]}: the database cannot be reached: .*ECONNREFUSED`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe('');
+    }
+  }, 60_000);
 });
