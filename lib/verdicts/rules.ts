@@ -13,7 +13,7 @@
 // healthy runs only.
 import { fisherGreater } from './fisher';
 import { bucketStart, type Lookback } from './lookback';
-import { atSplit, bestRise, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
+import { atSplit, bestRise, bestRiseIn, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
 import type { Classification } from './verdict';
 import { zeros } from '../history/series';
 
@@ -115,6 +115,8 @@ interface Slice {
   platform: string;
   upgrade: boolean;
   job?: string;
+  /** sliceLabel's, made once */
+  label: string;
   series: Series;
   jobs: string[];
 }
@@ -124,13 +126,15 @@ export const sliceLabel = (s: { release: string; platform: string; upgrade: bool
 
 /**
  * A history's slices: the variant slices (release, platform, upgrade), then each job with enough runs
- * of its own. `searched` leaves out the jobs where the test failed or flaked too seldom for a rise to
- * start (bestRise needs STEP.minFailedAfter failures; most of a test's 800 jobs have none); `all()`
- * makes them when a regression's evidence lists every slice. Kept per history's jobs: a verdict is
- * judged again once the evidence's pairs or broken runs are read.
+ * of its own. A job is searched for a rise as it is (`searchedJobs`, in the slices' order), and only
+ * where the test failed or flaked often enough for one to start (bestRise needs STEP.minFailedAfter
+ * failures; most of a test's 800 jobs have none). `all()` makes every job's slice when a regression's
+ * evidence lists them. Kept per history's jobs: a verdict is judged again once the evidence's pairs or
+ * broken runs are read.
  */
 interface Slices {
-  searched: Slice[];
+  variants: Slice[];
+  searchedJobs: JobSeries[];
   all(): Slice[];
 }
 const slicesByJobs = new WeakMap<JobSeries[], Slices>();
@@ -140,30 +144,46 @@ function slicesOf(h: TestHistory): Slices {
   return out;
 }
 
-const sliceOrder = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : sliceLabel(a) < sliceLabel(b) ? -1 : 1);
+/** Newest release first, then by label (a job's slices: by job name). */
+const sliceOrder = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : a.label < b.label ? -1 : 1);
+const byRelease = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+const byJobName = (a: JobSeries, b: JobSeries) => (a.job < b.job ? -1 : 1);
 
 function slicesOfJobs(h: TestHistory): Slices {
   const n = h.lookback.buckets;
   const variantList: Slice[] = [];
-  const searchedJobs: JobSeries[] = [];
+  const searchedByRelease = new Map<string, JobSeries[]>();
   const otherJobs: JobSeries[] = [];
-  addJobSlices(h, variantList, searchedJobs, otherJobs);
-  const variantSlices = variantList.sort(sliceOrder);
-  const searched = searchedJobs.map((j) => jobSlice(j, n)).sort(sliceOrder);
+  addJobSlices(h, variantList, searchedByRelease, otherJobs);
+  // the job slices' order without a slice made: by release, then by name (a history's jobs come by
+  // name already, from testHistories)
+  const searchedJobs: JobSeries[] = [];
+  for (const release of [...searchedByRelease.keys()].sort(byRelease)) {
+    const jobs = searchedByRelease.get(release)!;
+    for (let i = 1; i < jobs.length; i++) {
+      if (!(jobs[i - 1].job < jobs[i].job)) {
+        jobs.sort(byJobName);
+        break;
+      }
+    }
+    for (let i = 0; i < jobs.length; i++) searchedJobs.push(jobs[i]);
+  }
+  const variants = variantList.sort(sliceOrder);
   let all: Slice[] | undefined;
   return {
-    searched: [...variantSlices, ...searched],
-    all: () => (all ??= [...variantSlices, ...[...searched, ...otherJobs.map((j) => jobSlice(j, n))].sort(sliceOrder)]),
+    variants,
+    searchedJobs,
+    all: () => (all ??= [...variants, ...[...searchedJobs, ...otherJobs].map((j) => jobSlice(j, n)).sort(sliceOrder)]),
   };
 }
 
 /**
- * Adds each job to its variant's slice and, if it has enough runs for a slice of its own, to
- * `searched` (it failed or flaked often enough for a rise) or `other`. (The loop alone in a function,
- * ending where it ends: V8 optimizes it while it runs, and code after it that had not run yet sent it
- * back twice.)
+ * Adds each job to its variant's slice and, if it has enough runs for a slice of its own, to the
+ * jobs searched for a rise (it failed or flaked often enough for one) of its release, or `other`.
+ * (The loop alone in a function, ending where it ends: V8 optimizes it while it runs, and code after
+ * it that had not run yet sent it back twice.)
  */
-function addJobSlices(h: TestHistory, variantList: Slice[], searched: JobSeries[], other: JobSeries[]): void {
+function addJobSlices(h: TestHistory, variantList: Slice[], searched: Map<string, JobSeries[]>, other: JobSeries[]): void {
   const n = h.lookback.buckets;
   // variants by release, platform and upgrade in nested maps: no key string made per test and job
   const variants = new Map<string, Map<string, Slice[]>>();
@@ -177,7 +197,8 @@ function addJobSlices(h: TestHistory, variantList: Slice[], searched: JobSeries[
     if (!byUpgrade) byPlatform.set(platform, (byUpgrade = []));
     let v = byUpgrade[j.upgrade ? 1 : 0];
     if (!v) {
-      byUpgrade[j.upgrade ? 1 : 0] = v = { release, platform, upgrade: j.upgrade, series: { runs: zeros(n), failed: zeros(n) }, jobs: [] };
+      const key = { release, platform, upgrade: j.upgrade };
+      byUpgrade[j.upgrade ? 1 : 0] = v = { ...key, label: sliceLabel(key), series: { runs: zeros(n), failed: zeros(n) }, jobs: [] };
       variantList.push(v);
     }
     addInto(v.series.runs as number[], j.runs);
@@ -185,8 +206,11 @@ function addJobSlices(h: TestHistory, variantList: Slice[], searched: JobSeries[
     addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
     if (sum(j.runs) < RULES.jobSliceMinRuns) continue;
-    if (sum(j.failed) + sum(j.flaked) >= STEP.minFailedAfter) searched.push(j);
-    else other.push(j);
+    if (sum(j.failed) + sum(j.flaked) >= STEP.minFailedAfter) {
+      let list = searched.get(release);
+      if (!list) searched.set(release, (list = []));
+      list.push(j);
+    } else other.push(j);
   }
 }
 
@@ -201,7 +225,7 @@ function jobSlice(j: JobSeries, n: number): Slice {
     addInto(failures, j.failed);
     addInto(failures, j.flaked);
   } else failures = noFailures[n] ??= zeros(n);
-  return { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] };
+  return { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, label: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] };
 }
 
 type Totals = { runs: number; failed: number; flaked: number };
@@ -256,7 +280,7 @@ export function judge(h: TestHistory): Verdict {
   // regression: the most significant rise of any slice, then every slice judged at that split
   const slices = slicesOf(h);
   const streaks = currentStreaks(h);
-  const best = mostSignificantRise(slices.searched);
+  const best = mostSignificantRise(slices);
   if (best) return regressionVerdict(h, slices, best, streaks, counts);
 
   // broken: (nearly) every run of a job, or every one of its latest runs after passing there
@@ -295,20 +319,33 @@ function infraVerdict(h: TestHistory, totals: Totals, counts: Counts, inBroken: 
   };
 }
 
-function mostSignificantRise(slices: Slice[]): { slice: Slice; split: Split } | undefined {
-  let best: { slice: Slice; split: Split } | undefined;
-  for (let i = 0; i < slices.length; i++) {
-    const split = bestRise(slices[i].series);
-    if (split && (!best || split.pValue < best.split.pValue)) best = { slice: slices[i], split };
+/** A rise found: in a variant's slice, or in a job's (whose slice is made with the others' for the evidence). */
+interface Rise {
+  slice?: Slice;
+  job?: JobSeries;
+  split: Split;
+}
+
+/** The most significant rise of any slice, the first in the slices' order of those as significant. */
+function mostSignificantRise(slices: Slices): Rise | undefined {
+  let best: Rise | undefined;
+  for (let i = 0; i < slices.variants.length; i++) {
+    const split = bestRise(slices.variants[i].series);
+    if (split && (!best || split.pValue < best.split.pValue)) best = { slice: slices.variants[i], split };
+  }
+  for (let i = 0; i < slices.searchedJobs.length; i++) {
+    const j = slices.searchedJobs[i];
+    const split = bestRiseIn(j.runs, j.failed, j.flaked);
+    if (split && (!best || split.pValue < best.split.pValue)) best = { job: j, split };
   }
   return best;
 }
 
-function regressionVerdict(h: TestHistory, slices: Slices, best: { slice: Slice; split: Split }, streaks: { job: string; length: number }[], counts: Counts): Verdict {
+function regressionVerdict(h: TestHistory, slices: Slices, best: Rise, streaks: { job: string; length: number }[], counts: Counts): Verdict {
   const k = best.split.bucket;
   const judged = slices.all().map((s) => ({ s, at: atSplit(s.series, k) })).filter(({ at }) => at.runsBefore + at.runsAfter > 0);
   const statusOf = (s: Slice, at: ReturnType<typeof atSplit>): SliceEvidence['status'] =>
-    at.changed || s === best.slice ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
+    at.changed || (best.slice ? s === best.slice : s.job === best.job!.job) ? 'rose' : at.runsAfter < STEP.minRunsAfter || (at.failedAfter > 0 && at.failedAfter / at.runsAfter > (at.runsBefore ? at.failedBefore / at.runsBefore : 0)) ? 'unclear' : 'steady';
   const rows = judged.map(({ s, at }) => ({ s, at, status: statusOf(s, at) }));
   const evidenceSlices: SliceEvidence[] = rows.map(({ s, at, status }) => ({
     release: s.release, platform: s.platform, upgrade: s.upgrade, ...(s.job ? { job: s.job } : {}),
@@ -324,7 +361,7 @@ function regressionVerdict(h: TestHistory, slices: Slices, best: { slice: Slice;
   const changeAt = bucketStart(h.lookback, k);
   const changedJobs = evidenceSlices.filter((s) => s.job && s.changed).map((s) => s.job!);
   const jobs = changedJobs.length > 3 ? `${changedJobs.slice(0, 3).join(', ')} and ${changedJobs.length - 3} more jobs` : changedJobs.join(', ');
-  const where = `in ${changedVariants.map(({ s }) => sliceLabel(s)).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => sliceLabel(s)).join(', ')}` : ''}`;
+  const where = `in ${changedVariants.map(({ s }) => s.label).join(', ')}${jobs ? ` (${jobs})` : ''}${unchanged.length ? `; not in ${unchanged.map(({ s }) => s.label).join(', ')}` : ''}${unclear.length ? `; too few runs to tell in ${unclear.map(({ s }) => s.label).join(', ')}` : ''}`;
   return {
     classification: 'regression',
     evidence: {
@@ -334,9 +371,9 @@ function regressionVerdict(h: TestHistory, slices: Slices, best: { slice: Slice;
       after: { ...after, failureRate: rate(after.failed, after.runs) },
       pValue,
       slices: evidenceSlices,
-      changedIn: changedVariants.map(({ s }) => sliceLabel(s)),
-      notChangedIn: unchanged.map(({ s }) => sliceLabel(s)),
-      unclearIn: unclear.map(({ s }) => sliceLabel(s)),
+      changedIn: changedVariants.map(({ s }) => s.label),
+      notChangedIn: unchanged.map(({ s }) => s.label),
+      unclearIn: unclear.map(({ s }) => s.label),
       ...(streaks.length ? { streaks: streaks.map((s) => ({ job: s.job, failedLatestRuns: s.length })) } : {}),
       ...counts,
     },

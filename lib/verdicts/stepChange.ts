@@ -42,22 +42,33 @@ const rose = (fb: number, rb: number, fa: number, ra: number): boolean => {
   return after >= Math.max(2 * before, before + 0.1);
 };
 
+/** No more failures: the series' own are all. */
+const NONE: ArrayLike<number> = { length: 0 };
+
 /**
  * The split where the failure rate rose most significantly and stayed up (the later half of the
- * runs after it still fail at half the rate or more), if one passes the thresholds.
+ * runs after it still fail at half the rate or more), if one passes the thresholds. `more`: failures
+ * counted with the series' own, bucket by bucket (a job's flakes beside its hard failures, searched
+ * without a series of their sum made for each of a test's jobs).
  */
-export function bestRise(s: Series): Split | undefined {
-  const n = s.runs.length;
-  const totalRuns = total(s.runs);
-  const totalFailed = total(s.failed);
+export function bestRise(s: Series, more: ArrayLike<number> = NONE): Split | undefined {
+  return bestRiseIn(s.runs, s.failed, more);
+}
+
+/** bestRise of the series (runs, failed), with no object made for it. */
+export function bestRiseIn(runs: ArrayLike<number>, failed: ArrayLike<number>, more: ArrayLike<number> = NONE): Split | undefined {
+  const n = runs.length;
+  const failedAt = (k: number) => failed[k] + (k < more.length ? more[k] : 0);
+  const totalRuns = total(runs);
+  const totalFailed = total(failed) + total(more);
   if (totalFailed < STEP.minFailedAfter) return undefined;
   let best: Split | undefined;
   let runsBefore = 0;
   let failedBefore = 0;
   for (let k = 1; k < n; k++) {
-    runsBefore += s.runs[k - 1];
-    failedBefore += s.failed[k - 1];
-    if (s.failed[k] === 0) continue; // a change starts with a failure
+    runsBefore += runs[k - 1];
+    failedBefore += failedAt(k - 1);
+    if (failedAt(k) === 0) continue; // a change starts with a failure
     const runsAfter = totalRuns - runsBefore;
     const failedAfter = totalFailed - failedBefore;
     if (runsBefore < STEP.minRunsBefore || runsAfter < STEP.minRunsAfter || failedAfter < STEP.minFailedAfter) continue;
@@ -66,16 +77,16 @@ export function bestRise(s: Series): Split | undefined {
     if (!best || p < best.pValue) best = { bucket: k, runsBefore, failedBefore, runsAfter, failedAfter, pValue: p };
   }
   if (!best || best.pValue >= STEP.pValue) return undefined;
-  return stayedUp(s, best) ? best : undefined;
+  return stayedUp(runs, failedAt, best) ? best : undefined;
 }
 
-function stayedUp(s: Series, split: Split): boolean {
+function stayedUp(runs: ArrayLike<number>, failedAt: (k: number) => number, split: Split): boolean {
   const afterRate = split.failedAfter / split.runsAfter;
   let r = 0;
   let f = 0;
-  for (let i = s.runs.length - 1; i >= split.bucket && r < split.runsAfter / 2; i--) {
-    r += s.runs[i];
-    f += s.failed[i];
+  for (let i = runs.length - 1; i >= split.bucket && r < split.runsAfter / 2; i--) {
+    r += runs[i];
+    f += failedAt(i);
   }
   return !(r > 0 && f / r < afterRate / 2);
 }
