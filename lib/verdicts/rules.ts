@@ -185,6 +185,7 @@ function slicesOfJobs(h: TestHistory): Slices {
  */
 function addJobSlices(h: TestHistory, variantList: Slice[], searched: Map<string, JobSeries[]>, other: JobSeries[]): void {
   const n = h.lookback.buckets;
+  const sums = jobSums(h);
   // variants by release, platform and upgrade in nested maps: no key string made per test and job
   const variants = new Map<string, Map<string, Slice[]>>();
   for (let i = 0; i < h.jobs.length; i++) {
@@ -205,8 +206,8 @@ function addJobSlices(h: TestHistory, variantList: Slice[], searched: Map<string
     addInto(v.series.failed as number[], j.failed);
     addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
-    if (sum(j.runs) < RULES.jobSliceMinRuns) continue;
-    if (sum(j.failed) + sum(j.flaked) >= STEP.minFailedAfter) {
+    if (sums.runs[i] < RULES.jobSliceMinRuns) continue;
+    if (sums.failed[i] + sums.flaked[i] >= STEP.minFailedAfter) {
       let list = searched.get(release);
       if (!list) searched.set(release, (list = []));
       list.push(j);
@@ -234,13 +235,35 @@ type Totals = { runs: number; failed: number; flaked: number };
 // process V8 optimizes a function whose loops run hot, and optimizing all of judge() took 185 ms of a
 // CLI call's CPU (indexed loops: unoptimized, each step of a for-of is an object made).
 
+/** Each job's runs, failures and flakes over the lookback (in the history's order of jobs), summed once per history. */
+interface JobSums {
+  runs: Int32Array;
+  failed: Int32Array;
+  flaked: Int32Array;
+}
+const sumsByJobs = new WeakMap<JobSeries[], JobSums>();
+function jobSums(h: TestHistory): JobSums {
+  let out = sumsByJobs.get(h.jobs);
+  if (out) return out;
+  const n = h.jobs.length;
+  out = { runs: new Int32Array(n), failed: new Int32Array(n), flaked: new Int32Array(n) };
+  for (let i = 0; i < n; i++) {
+    const j = h.jobs[i];
+    out.runs[i] = sum(j.runs);
+    out.failed[i] = sum(j.failed);
+    out.flaked[i] = sum(j.flaked);
+  }
+  sumsByJobs.set(h.jobs, out);
+  return out;
+}
+
 function totalsOf(h: TestHistory): Totals {
+  const sums = jobSums(h);
   const totals = { runs: 0, failed: 0, flaked: 0 };
   for (let i = 0; i < h.jobs.length; i++) {
-    const j = h.jobs[i];
-    totals.runs += sum(j.runs);
-    totals.failed += sum(j.failed);
-    totals.flaked += sum(j.flaked);
+    totals.runs += sums.runs[i];
+    totals.failed += sums.failed[i];
+    totals.flaked += sums.flaked[i];
   }
   return totals;
 }
@@ -248,11 +271,12 @@ function totalsOf(h: TestHistory): Totals {
 /** Jobs where the test fails (nearly) every run, or its latest runs after passing there. */
 function brokenJobsOf(h: TestHistory, streaks: { job: string; length: number }[]): { j: JobSeries; runs: number; failed: number; streak: number }[] {
   const streakOf = new Map(streaks.map((s) => [s.job, s.length]));
+  const sums = jobSums(h);
   const out: { j: JobSeries; runs: number; failed: number; streak: number }[] = [];
   for (let i = 0; i < h.jobs.length; i++) {
     const j = h.jobs[i];
-    const runs = sum(j.runs);
-    const failed = sum(j.failed);
+    const runs = sums.runs[i];
+    const failed = sums.failed[i];
     const streak = streakOf.get(j.job) ?? 0;
     if ((runs >= RULES.brokenMinRuns && failed / runs >= RULES.brokenRate) || streak >= RULES.brokenMinRuns) out.push({ j, runs, failed, streak });
   }
@@ -447,12 +471,13 @@ function flakyOrFailing(h: TestHistory, totals: Totals, counts: Counts, severity
 
 /** Jobs whose latest runs all failed the test (hard failures), after it passed there. */
 function currentStreaks(h: TestHistory): { job: string; length: number }[] {
+  const sums = jobSums(h);
   const out: { job: string; length: number }[] = [];
   for (let i = 0; i < h.jobs.length; i++) {
     const j = h.jobs[i];
     let n = 0;
     while (n < j.latest.length && j.latest[n] === 1) n++;
-    const passedBefore = j.latest.indexOf(0, n) >= 0 || (n === j.latest.length && sum(j.runs) > n && sum(j.failed) < sum(j.runs));
+    const passedBefore = j.latest.indexOf(0, n) >= 0 || (n === j.latest.length && sums.runs[i] > n && sums.failed[i] < sums.runs[i]);
     if (n >= RULES.brokenMinRuns && passedBefore) out.push({ job: j.job, length: n });
   }
   return out;
@@ -476,18 +501,15 @@ export interface FlakeSeverity {
 /** How long and how much a test fails: days with a failure, counts, and the trend against the basis. */
 export function flakeSeverity(h: TestHistory): FlakeSeverity {
   const n = h.lookback.buckets;
+  // runs and failures per bucket over all jobs: the variant slices' summed (30-odd, not 800 jobs)
   const runs = zeros(n);
   const fails = zeros(n);
-  let failed = 0;
-  let flaked = 0;
-  for (let i = 0; i < h.jobs.length; i++) {
-    const j = h.jobs[i];
-    addInto(runs, j.runs);
-    addInto(fails, j.failed);
-    addInto(fails, j.flaked);
-    failed += sum(j.failed);
-    flaked += sum(j.flaked);
+  const { variants } = slicesOf(h);
+  for (let i = 0; i < variants.length; i++) {
+    addInto(runs, variants[i].series.runs);
+    addInto(fails, variants[i].series.failed);
   }
+  const { failed, flaked } = totalsOf(h);
   const perDay = 86_400 / (bucketStart(h.lookback, 1) - bucketStart(h.lookback, 0));
   const days = new Set<number>();
   for (let b = 0; b < n; b++) if (fails[b] > 0) days.add(Math.floor((h.lookback.firstCell + b) / perDay));
