@@ -36,7 +36,7 @@ export interface RecentRuns {
   days: Map<number, RecentRun[]>;
   /** test -> job -> its outcome in the job's latest healthy runs that executed it, newest first: 0 passed, 1 failed, 2 flaked */
   latest: Map<number, Map<number, number[]>>;
-  /** test -> run -> 1 failed, 2 flaked, in the runs of `latest` (a run of those not there: passed) */
+  /** test -> run -> 1 failed, 2 flaked, in the runs of `latest` (a run of those not there: passed) and any other run of the span read */
   recentOutcomes: Map<number, Map<number, number>>;
 }
 
@@ -144,12 +144,12 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   });
   const plans = reads.map((read) => {
     const runs = [...read.counted.values()].flat();
-    return { ...read, runs, wanted: new Set(runs.map((r) => r.id)), plan: readPlan(runs.map((r) => r.started), lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };
+    return { ...read, runs, plan: readPlan(runs.map((r) => r.started), lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };
   });
   const byTest = new Map(plans.map((p) => [p.testId, p]));
-  const keep = (p: (typeof plans)[number], run: unknown, o: unknown) => {
-    if (p.wanted.has(Number(run))) p.outcomes.set(Number(run), Number(o));
-  };
+  // every outcome read is kept, those of the span's other runs too: a streak is named on the runs
+  // counted (lib/verdicts/judge.ts), and sifting 29,000 rows through a set of 200,000 run ids cost more
+  const keep = (p: (typeof plans)[number], run: unknown, o: unknown) => p.outcomes.set(Number(run), Number(o));
   // each test's span in one statement for all of them, then the runs before it probed
   const spans = plans.filter((p) => p.plan.from < lb.at).map((p) => [p.testId, p.plan.from]);
   // [test, from, run, outcome] each, read flat: 29,000 of them at OpenShift's scale
