@@ -130,9 +130,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const perTest = new Map<number, PerTest>();
   for (const id of testIds) perTest.set(id, { jobs: new Array(jobSlots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: [], onLastDay: new Int32Array(jobSlots), lastFailureDay: new Array(jobSlots).fill(0) });
   // a series' runs are set once the failures are in; runs, failures or flakes of none share one array
-  // (never written: each() below writes only to the failures and flakes it made)
+  // (never written: each() below makes a series' failures or flakes before it writes to them; a test
+  // has only failures or only flakes on many of its jobs)
   const none = zeros(n);
-  const series = (t: PerTest, jobId: number): Series => (t.jobs[jobId] ??= { runs: none, failed: zeros(n), flaked: zeros(n) });
+  const series = (t: PerTest, jobId: number): Series => (t.jobs[jobId] ??= { runs: none, failed: none, flaked: none });
 
   // failures per job and day, healthy runs apart from broken ones (rows come a test at a time)
   let cur: PerTest | undefined;
@@ -156,8 +157,14 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
       if (!(t.lastFailureDay[jobId] >= day)) t.lastFailureDay[jobId] = day;
     }
     const s = series(t, jobId);
-    s.failed[b] += f;
-    s.flaked[b] += fl;
+    if (f > 0) {
+      if (s.failed === none) s.failed = zeros(n);
+      s.failed[b] += f;
+    }
+    if (fl > 0) {
+      if (s.flaked === none) s.flaked = zeros(n);
+      s.flaked[b] += fl;
+    }
     if (b > t.lastDay) {
       t.lastDay = b;
       t.lastJobs = [];
