@@ -114,8 +114,9 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
 export class JobCells {
   constructor(private readonly chunks: RowChunk[]) {}
 
-  each(fn: (testId: number, jobId: number, start: number, failed: number, flaked: number, failedBroken: number, flakedBroken: number) => void): void {
-    forEachRow(this.chunks, 7, 2, (c, i, start) => fn(c[i], c[i + 1], start, c[i + 3], c[i + 4], c[i + 5], c[i + 6]));
+  /** `day`: the UTC day number of the row's bucket (`start` is in it). */
+  each(fn: (testId: number, jobId: number, start: number, failed: number, flaked: number, failedBroken: number, flakedBroken: number, day: number) => void): void {
+    forEachRow(this.chunks, 7, 2, (c, i, start) => fn(c[i], c[i + 1], start, c[i + 3], c[i + 4], c[i + 5], c[i + 6], c[i + 2]));
   }
 }
 

@@ -10,7 +10,7 @@ import type { Database } from '../store/db';
 import { TestSetHolders } from '../store/testSetBlocks';
 import { byTime } from '../store/sql';
 import { dataVersion } from '../store/rollups';
-import { bucketIn, bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
+import { bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
 import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
@@ -140,7 +140,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   let curId = -1;
   // (and which of the lookback's test sets hold these tests, read meanwhile)
   const [jobDays] = await Promise.all([testJobDays(db, testIds, lb.from, lb.at), ctx.holders.load(testIds)]);
-  jobDays.each((testId, jobId, start, failed, flaked, failedBroken, flakedBroken) => {
+  jobDays.each((testId, jobId, _start, failed, flaked, failedBroken, flakedBroken, dayNumber) => {
     if (testId !== curId) {
       cur = perTest.get(testId)!;
       curId = testId;
@@ -151,9 +151,11 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     const f = failed - failedBroken;
     const fl = flaked - flakedBroken;
     if (f + fl <= 0) return;
-    const b = bucketIn(lb, start);
+    // the lookback's buckets are UTC days: no division per row (430,000 rows; a new process runs
+    // this unoptimized at first, where each quotient was a number object made)
+    const b = dayNumber - lb.firstCell;
     if (f > 0) {
-      const day = Math.floor(start / GRID_SECONDS) * GRID_SECONDS;
+      const day = dayNumber * GRID_SECONDS;
       if (!(t.lastFailureDay[jobId] >= day)) t.lastFailureDay[jobId] = day;
     }
     const s = series(t, jobId);
