@@ -61,6 +61,8 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
   await addSameConditionPairs(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'flaky' || j.verdict.classification === 'failing'), judged);
   const fixedHashes: string[] = [];
   const named = new Map<number, JudgedVerdict>();
+  // the change points' runs of every regression at once, then each verdict's other runs
+  await nameChanges(ctx, [...judged].filter(([, j]) => j.verdict.needs?.changeAt !== undefined).map(([id, j]) => ({ id, evidence: j.verdict.evidence, needs: j.verdict.needs! })));
   await forEachQuery(db, [...judged], async ([id, { extras, verdict }]) => {
     const { needs, ...v } = verdict;
     if (needs) await nameRuns(ctx, v, needs, id, extras);
@@ -194,24 +196,49 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
   return out;
 }
 
+/**
+ * A regression's first failing run after its change (in a job where it rose, else any) and the run of
+ * that job before it that executed the test: every regression's in two statements, not two each.
+ */
+async function nameChanges(ctx: LookbackContext, regressions: { id: number; evidence: Record<string, unknown>; needs: NonNullable<Verdict['needs']> }[]): Promise<void> {
+  const { db, lookback: lb } = ctx;
+  if (!regressions.length) return;
+  const after = new Map<number, RunRow[]>(regressions.map((r) => [r.id, []]));
+  const afterRows = await rowsPerKey(
+    db,
+    regressions.map((r) => [r.id, r.needs.changeAt!]),
+    ([test, changeAt]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ${changeAt} AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
+    [lb.at],
+  );
+  for (const [id, , ...row] of afterRows) after.get(Number(id))!.push(toRunRow(row));
+  const firsts = new Map<number, RunRow>();
+  for (const r of regressions) {
+    // in the statement's order per test (its rows come as each key's query gives them)
+    const runs = after.get(r.id)!.sort((a, b) => a.started - b.started || a.id - b.id);
+    const changed = new Set(r.needs.changedJobs ?? []);
+    const first = runs.find((x) => changed.has(ctx.jobs.get(x.jobId)?.name ?? '')) ?? runs[0];
+    if (first) firsts.set(r.id, first);
+  }
+  const before = new Map<number, RunRow[]>([...firsts.keys()].map((id) => [id, []]));
+  const beforeRows = await rowsPerKey(
+    db,
+    [...firsts].map(([id, f]) => [id, f.jobId, f.started, f.id]),
+    ([, job, started, run]) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ${job} AND (r.started < ${started} OR (r.started = ${started} AND r.id < ${run})) ORDER BY r.started DESC, r.id DESC LIMIT 50`,
+  );
+  for (const [id, , , , ...row] of beforeRows) before.get(Number(id))!.push(toRunRow(row));
+  for (const r of regressions) {
+    const first = firsts.get(r.id);
+    if (!first) continue;
+    const prev = before.get(r.id)!.sort((a, b) => b.started - a.started || b.id - a.id).find((x) => executedIn(ctx, x.testSetId, r.id));
+    Object.assign(r.evidence, describeChange(runRef(ctx, first), prev && runRef(ctx, prev)));
+  }
+}
+
 /** Fills in the runs the evidence names. */
 async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullable<Verdict['needs']>, testId: number, extras: HistoryExtras): Promise<void> {
   const { db, lookback: lb } = ctx;
   const ev = v.evidence;
   const ran = (r: RecentRun) => !r.broken && executedIn(ctx, r.testSetId, testId);
-  if (needs.changeAt !== undefined) {
-    const changed = new Set(needs.changedJobs ?? []);
-    const after = (await db.rows(
-      `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
-      [testId, needs.changeAt, lb.at],
-    )).map(toRunRow);
-    const first = after.find((r) => changed.has(ctx.jobs.get(r.jobId)?.name ?? '')) ?? after[0];
-    if (first) {
-      const before = (await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ? AND (r.started < ? OR (r.started = ? AND r.id < ?)) ORDER BY r.started DESC, r.id DESC LIMIT 50`, [first.jobId, first.started, first.started, first.id])).map(toRunRow);
-      const prev = before.find((r) => executedIn(ctx, r.testSetId, testId));
-      Object.assign(ev, describeChange(runRef(ctx, first), prev && runRef(ctx, prev)));
-    }
-  }
   if (needs.streakJobs?.length) {
     const byName = new Map([...ctx.jobs.values()].map((j) => [j.name, j.id]));
     // the runs that start each streak and the passes before them, then their rows in one read
