@@ -203,8 +203,9 @@ function addJobSlices(h: TestHistory, variantList: Slice[], searched: Map<string
       variantList.push(v);
     }
     addInto(v.series.runs as number[], j.runs);
-    addInto(v.series.failed as number[], j.failed);
-    addInto(v.series.failed as number[], j.flaked);
+    // (most jobs have neither failures nor flakes of the test: nothing to add)
+    if (sums.failed[i]) addInto(v.series.failed as number[], j.failed);
+    if (sums.flaked[i]) addInto(v.series.failed as number[], j.flaked);
     v.jobs.push(j.job);
     if (sums.runs[i] < RULES.jobSliceMinRuns) continue;
     if (sums.failed[i] + sums.flaked[i] >= STEP.minFailedAfter) {
