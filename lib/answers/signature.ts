@@ -11,7 +11,7 @@ import { ignoreMatcher } from '../parse/variants';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
 import { causeVerdictsAt } from '../verdicts/causeHistory';
-import { sliceLabel } from '../verdicts/rules';
+import { sliceLabel } from '../verdicts/slices';
 import type { CommentInput } from '../bugs/comment';
 import { headline, signatureBugs } from './causes';
 

@@ -16,3 +16,15 @@ export function zeros(n: number): number[] {
   }
   return t.slice();
 }
+
+/** The sum of a[from..to). */
+export function sum(a: ArrayLike<number>, from = 0, to = a.length): number {
+  let s = 0;
+  for (let i = from; i < to; i++) s += a[i];
+  return s;
+}
+
+/** Adds a into `into`, bucket by bucket. */
+export function addInto(into: number[], a: ArrayLike<number>): void {
+  for (let i = 0; i < a.length; i++) into[i] += a[i];
+}

@@ -13,9 +13,10 @@
 // healthy runs only.
 import { fisherGreater } from './fisher';
 import { bucketStart, type Lookback } from './lookback';
-import { atSplit, bestRise, bestRiseIn, chanceOfCleanRuns, STEP, type Series, type Split } from './stepChange';
+import { atSplit, bestRise, bestRiseIn, chanceOfCleanRuns, STEP, type Split } from './stepChange';
 import type { Classification } from './verdict';
-import { zeros } from '../history/series';
+import { addInto, sum, zeros } from '../history/series';
+import { jobSums, slicesOf, type Slice, type Slices } from './slices';
 
 export const RULES = {
   /** a run with this many failed tests is a mass failure */
@@ -100,163 +101,11 @@ const rate = (f: number, n: number) => (n ? Math.round((f / n) * 10000) / 10000 
 const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 const iso = (s: number): string => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
 
-function sum(a: ArrayLike<number>, from = 0, to = a.length): number {
-  let s = 0;
-  for (let i = from; i < to; i++) s += a[i];
-  return s;
-}
-
-function addInto(into: number[], a: ArrayLike<number>): void {
-  for (let i = 0; i < a.length; i++) into[i] += a[i];
-}
-
-interface Slice {
-  release: string;
-  platform: string;
-  upgrade: boolean;
-  job?: string;
-  /** sliceLabel's, made once */
-  label: string;
-  series: Series;
-  jobs: string[];
-}
-
-export const sliceLabel = (s: { release: string; platform: string; upgrade: boolean; job?: string }): string =>
-  s.job ?? [s.release || 'unversioned', s.platform || 'any platform', ...(s.upgrade ? ['upgrade'] : [])].join(' ');
-
-/**
- * A history's slices: the variant slices (release, platform, upgrade), then each job with enough runs
- * of its own. A job is searched for a rise as it is (`searchedJobs`, in the slices' order), and only
- * where the test failed or flaked often enough for one to start (bestRise needs STEP.minFailedAfter
- * failures; most of a test's 800 jobs have none). `all()` makes every job's slice when a regression's
- * evidence lists them. Kept per history's jobs: a verdict is judged again once the evidence's pairs or
- * broken runs are read.
- */
-interface Slices {
-  variants: Slice[];
-  searchedJobs: JobSeries[];
-  all(): Slice[];
-}
-const slicesByJobs = new WeakMap<JobSeries[], Slices>();
-function slicesOf(h: TestHistory): Slices {
-  let out = slicesByJobs.get(h.jobs);
-  if (!out) slicesByJobs.set(h.jobs, (out = slicesOfJobs(h)));
-  return out;
-}
-
-/** Newest release first, then by label (a job's slices: by job name). */
-const sliceOrder = (a: Slice, b: Slice) => (a.release < b.release ? 1 : a.release > b.release ? -1 : a.label < b.label ? -1 : 1);
-const byRelease = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
-const byJobName = (a: JobSeries, b: JobSeries) => (a.job < b.job ? -1 : 1);
-
-function slicesOfJobs(h: TestHistory): Slices {
-  const n = h.lookback.buckets;
-  const variantList: Slice[] = [];
-  const searchedByRelease = new Map<string, JobSeries[]>();
-  const otherJobs: JobSeries[] = [];
-  addJobSlices(h, variantList, searchedByRelease, otherJobs);
-  // the job slices' order without a slice made: by release, then by name (a history's jobs come by
-  // name already, from testHistories)
-  const searchedJobs: JobSeries[] = [];
-  for (const release of [...searchedByRelease.keys()].sort(byRelease)) {
-    const jobs = searchedByRelease.get(release)!;
-    for (let i = 1; i < jobs.length; i++) {
-      if (!(jobs[i - 1].job < jobs[i].job)) {
-        jobs.sort(byJobName);
-        break;
-      }
-    }
-    for (let i = 0; i < jobs.length; i++) searchedJobs.push(jobs[i]);
-  }
-  const variants = variantList.sort(sliceOrder);
-  let all: Slice[] | undefined;
-  return {
-    variants,
-    searchedJobs,
-    all: () => (all ??= [...variants, ...[...searchedJobs, ...otherJobs].map((j) => jobSlice(j, n)).sort(sliceOrder)]),
-  };
-}
-
-/**
- * Adds each job to its variant's slice and, if it has enough runs for a slice of its own, to the
- * jobs searched for a rise (it failed or flaked often enough for one) of its release, or `other`.
- * (The loop alone in a function, ending where it ends: V8 optimizes it while it runs, and code after
- * it that had not run yet sent it back twice.)
- */
-function addJobSlices(h: TestHistory, variantList: Slice[], searched: Map<string, JobSeries[]>, other: JobSeries[]): void {
-  const n = h.lookback.buckets;
-  const sums = jobSums(h);
-  // variants by release, platform and upgrade in nested maps: no key string made per test and job
-  const variants = new Map<string, Map<string, Slice[]>>();
-  for (let i = 0; i < h.jobs.length; i++) {
-    const j = h.jobs[i];
-    const release = j.release ?? '';
-    const platform = j.platform ?? '';
-    let byPlatform = variants.get(release);
-    if (!byPlatform) variants.set(release, (byPlatform = new Map()));
-    let byUpgrade = byPlatform.get(platform);
-    if (!byUpgrade) byPlatform.set(platform, (byUpgrade = []));
-    let v = byUpgrade[j.upgrade ? 1 : 0];
-    if (!v) {
-      const key = { release, platform, upgrade: j.upgrade };
-      byUpgrade[j.upgrade ? 1 : 0] = v = { ...key, label: sliceLabel(key), series: { runs: zeros(n), failed: zeros(n) }, jobs: [] };
-      variantList.push(v);
-    }
-    addInto(v.series.runs as number[], j.runs);
-    // (most jobs have neither failures nor flakes of the test: nothing to add)
-    if (sums.failed[i]) addInto(v.series.failed as number[], j.failed);
-    if (sums.flaked[i]) addInto(v.series.failed as number[], j.flaked);
-    v.jobs.push(j.job);
-    if (sums.runs[i] < RULES.jobSliceMinRuns) continue;
-    if (sums.failed[i] + sums.flaked[i] >= STEP.minFailedAfter) {
-      let list = searched.get(release);
-      if (!list) searched.set(release, (list = []));
-      list.push(j);
-    } else other.push(j);
-  }
-}
-
-/** Zeros of each length, read only: the failures of every job slice where the test never failed. */
-const noFailures: number[][] = [];
-
-/** A job's slice: its runs, and its failures and flakes as one series. */
-function jobSlice(j: JobSeries, n: number): Slice {
-  let failures: number[];
-  if (sum(j.failed) + sum(j.flaked) > 0) {
-    failures = zeros(n);
-    addInto(failures, j.failed);
-    addInto(failures, j.flaked);
-  } else failures = noFailures[n] ??= zeros(n);
-  return { release: j.release ?? '', platform: j.platform ?? '', upgrade: j.upgrade, job: j.job, label: j.job, series: { runs: j.runs, failed: failures }, jobs: [j.job] };
-}
-
 type Totals = { runs: number; failed: number; flaked: number };
 
 // The loops over a history's 800 jobs live in small functions of their own, out of judge(): in a new
 // process V8 optimizes a function whose loops run hot, and optimizing all of judge() took 185 ms of a
 // CLI call's CPU (indexed loops: unoptimized, each step of a for-of is an object made).
-
-/** Each job's runs, failures and flakes over the lookback (in the history's order of jobs), summed once per history. */
-interface JobSums {
-  runs: Int32Array;
-  failed: Int32Array;
-  flaked: Int32Array;
-}
-const sumsByJobs = new WeakMap<JobSeries[], JobSums>();
-function jobSums(h: TestHistory): JobSums {
-  let out = sumsByJobs.get(h.jobs);
-  if (out) return out;
-  const n = h.jobs.length;
-  out = { runs: new Int32Array(n), failed: new Int32Array(n), flaked: new Int32Array(n) };
-  for (let i = 0; i < n; i++) {
-    const j = h.jobs[i];
-    out.runs[i] = sum(j.runs);
-    out.failed[i] = sum(j.failed);
-    out.flaked[i] = sum(j.flaked);
-  }
-  sumsByJobs.set(h.jobs, out);
-  return out;
-}
 
 function totalsOf(h: TestHistory): Totals {
   const sums = jobSums(h);
@@ -283,6 +132,7 @@ function brokenJobsOf(h: TestHistory, streaks: { job: string; length: number }[]
   }
   return out;
 }
+
 type Counts = { failedRuns: number; flakedRuns: number; runs: number; lookbackFrom: string };
 
 /**
@@ -303,7 +153,7 @@ export function judge(h: TestHistory): Verdict {
   if (inBroken > 0 && outside <= RULES.infraMaxOutside && inBroken > outside) return infraVerdict(h, totals, counts, inBroken, outside);
 
   // regression: the most significant rise of any slice, then every slice judged at that split
-  const slices = slicesOf(h);
+  const slices = slicesOf(h, RULES.jobSliceMinRuns);
   const streaks = currentStreaks(h);
   const best = mostSignificantRise(slices);
   if (best) return regressionVerdict(h, slices, best, streaks, counts);
@@ -505,7 +355,7 @@ export function flakeSeverity(h: TestHistory): FlakeSeverity {
   // runs and failures per bucket over all jobs: the variant slices' summed (30-odd, not 800 jobs)
   const runs = zeros(n);
   const fails = zeros(n);
-  const { variants } = slicesOf(h);
+  const { variants } = slicesOf(h, RULES.jobSliceMinRuns);
   for (let i = 0; i < variants.length; i++) {
     addInto(runs, variants[i].series.runs);
     addInto(fails, variants[i].series.failed);
