@@ -54,16 +54,10 @@ function slicesOfJobs(h: TestHistory, jobSliceMinRuns: number): Slices {
   const otherJobs: JobSeries[] = [];
   addJobSlices(h, jobSliceMinRuns, variantList, searchedByRelease, otherJobs);
   // the job slices' order without a slice made: by release, then by name (a history's jobs come by
-  // name already, from testHistories)
+  // name already, from testHistories, where each release's sort is a pass over them)
   const searchedJobs: JobSeries[] = [];
   for (const release of [...searchedByRelease.keys()].sort(byRelease)) {
-    const jobs = searchedByRelease.get(release)!;
-    for (let i = 1; i < jobs.length; i++) {
-      if (!(jobs[i - 1].job < jobs[i].job)) {
-        jobs.sort(byJobName);
-        break;
-      }
-    }
+    const jobs = searchedByRelease.get(release)!.sort(byJobName);
     for (let i = 0; i < jobs.length; i++) searchedJobs.push(jobs[i]);
   }
   const variants = variantList.sort(sliceOrder);

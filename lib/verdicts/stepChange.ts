@@ -1,6 +1,7 @@
 // Where a failure rate changed: the split of a bucket series at which the rate after is most
 // significantly higher than before (one-sided Fisher), and the same split judged on every slice.
 import { fisherGreater } from './fisher';
+import { sum } from '../history/series';
 
 export interface Series {
   runs: ArrayLike<number>;
@@ -29,11 +30,6 @@ export const STEP = {
   sliceMinRunsAfter: 3,
 } as const;
 
-function total(a: ArrayLike<number>, from = 0, to = a.length): number {
-  let s = 0;
-  for (let i = from; i < to; i++) s += a[i];
-  return s;
-}
 
 /** The rate after is at least double the rate before, and 10 points above it. */
 const rose = (fb: number, rb: number, fa: number, ra: number): boolean => {
@@ -47,20 +43,22 @@ const NONE: ArrayLike<number> = { length: 0 };
 
 /**
  * The split where the failure rate rose most significantly and stayed up (the later half of the
- * runs after it still fail at half the rate or more), if one passes the thresholds. `more`: failures
- * counted with the series' own, bucket by bucket (a job's flakes beside its hard failures, searched
- * without a series of their sum made for each of a test's jobs).
+ * runs after it still fail at half the rate or more), if one passes the thresholds.
  */
-export function bestRise(s: Series, more: ArrayLike<number> = NONE): Split | undefined {
-  return bestRiseIn(s.runs, s.failed, more);
+export function bestRise(s: Series): Split | undefined {
+  return bestRiseIn(s.runs, s.failed);
 }
 
-/** bestRise of the series (runs, failed), with no object made for it. */
+/**
+ * bestRise of the series (runs, failed) with no object made for it. `more`: failures counted with
+ * `failed`, bucket by bucket (a job's flakes beside its hard failures, searched without a series of
+ * their sum made for each of a test's jobs).
+ */
 export function bestRiseIn(runs: ArrayLike<number>, failed: ArrayLike<number>, more: ArrayLike<number> = NONE): Split | undefined {
   const n = runs.length;
   const failedAt = (k: number) => failed[k] + (k < more.length ? more[k] : 0);
-  const totalRuns = total(runs);
-  const totalFailed = total(failed) + total(more);
+  const totalRuns = sum(runs);
+  const totalFailed = sum(failed) + sum(more);
   if (totalFailed < STEP.minFailedAfter) return undefined;
   let best: Split | undefined;
   let runsBefore = 0;
@@ -93,10 +91,10 @@ function stayedUp(runs: ArrayLike<number>, failedAt: (k: number) => number, spli
 
 /** A series judged at a split found elsewhere: its counts either side, and whether it rose there too. */
 export function atSplit(s: Series, bucket: number): Split & { changed: boolean } {
-  const runsBefore = total(s.runs, 0, bucket);
-  const failedBefore = total(s.failed, 0, bucket);
-  const runsAfter = total(s.runs, bucket);
-  const failedAfter = total(s.failed, bucket);
+  const runsBefore = sum(s.runs, 0, bucket);
+  const failedBefore = sum(s.failed, 0, bucket);
+  const runsAfter = sum(s.runs, bucket);
+  const failedAfter = sum(s.failed, bucket);
   const pValue = runsAfter ? fisherGreater(failedBefore, runsBefore, failedAfter, runsAfter) : 1;
   const changed =
     runsAfter >= STEP.sliceMinRunsAfter && failedAfter >= STEP.sliceMinFailedAfter && rose(failedBefore, runsBefore, failedAfter, runsAfter) && pValue < STEP.slicePValue;

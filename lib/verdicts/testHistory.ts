@@ -80,21 +80,29 @@ function healthyRunsPerJob(ctx: LookbackContext): Map<number, JobRuns> {
 
 function sumRuns(groups: JobSetRuns[], n: number): number[] {
   const out = zeros(n);
-  for (let i = 0; i < groups.length; i++) {
-    const g = groups[i];
-    for (let k = 0; k < g.buckets.length; k++) out[g.buckets[k]] += g.runs[g.buckets[k]];
-  }
+  for (let i = 0; i < groups.length; i++) addGroupRuns(out, groups[i]);
   return out;
 }
 
-/** The job slots [0, slots) by the name a history lists the job under (a job without one by its id), made once per lookback. */
-const slotsByName = new WeakMap<LookbackContext, number[]>();
-function jobSlotsByName(ctx: LookbackContext, slots: number): number[] {
-  let out = slotsByName.get(ctx);
-  if (!out || out.length !== slots) {
+/** Adds a job and set's runs into `into`, on the buckets that have some. */
+function addGroupRuns(into: number[], g: JobSetRuns): void {
+  for (let k = 0; k < g.buckets.length; k++) into[g.buckets[k]] += g.runs[g.buckets[k]];
+}
+
+/**
+ * Slots for the lookback's job ids (arrays indexed by job id; ids are small and dense), and the slots
+ * in the order of the name a history lists each job under (a job without one by its id): made once
+ * per lookback, not sorted per test.
+ */
+const jobSlotsOf = new WeakMap<LookbackContext, { slots: number; byName: number[] }>();
+function jobSlots(ctx: LookbackContext): { slots: number; byName: number[] } {
+  let out = jobSlotsOf.get(ctx);
+  if (!out) {
+    let slots = 1;
+    for (const id of ctx.jobs.keys()) slots = Math.max(slots, id + 1);
     const name = (jobId: number) => ctx.jobs.get(jobId)?.name ?? String(jobId);
-    out = Array.from({ length: slots }, (_, i) => i).sort((x, y) => (name(x) < name(y) ? -1 : name(x) > name(y) ? 1 : x - y));
-    slotsByName.set(ctx, out);
+    out = { slots, byName: Array.from({ length: slots }, (_, i) => i).sort((x, y) => (name(x) < name(y) ? -1 : name(x) > name(y) ? 1 : x - y)) };
+    jobSlotsOf.set(ctx, out);
   }
   return out;
 }
@@ -125,10 +133,9 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // lastJobs: the jobs of its failures and flakes on lastDay, in the order met (onLastDay[job] is
   // lastDay + 1 for those: no Set grown per test and day)
   type PerTest = { jobs: (Series | undefined)[]; broken: number; rows: number; lastDay: number; lastJobs: number[]; onLastDay: Int32Array; lastFailureDay: number[] };
-  let jobSlots = 1;
-  for (const id of ctx.jobs.keys()) jobSlots = Math.max(jobSlots, id + 1);
+  const { slots, byName } = jobSlots(ctx);
   const perTest = new Map<number, PerTest>();
-  for (const id of testIds) perTest.set(id, { jobs: new Array(jobSlots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: [], onLastDay: new Int32Array(jobSlots), lastFailureDay: new Array(jobSlots).fill(0) });
+  for (const id of testIds) perTest.set(id, { jobs: new Array(slots).fill(undefined), broken: 0, rows: 0, lastDay: -1, lastJobs: [], onLastDay: new Int32Array(slots), lastFailureDay: new Array(slots).fill(0) });
   // a series' runs are set once the failures are in; runs, failures or flakes of none share one array
   // (never written: each() below makes a series' failures or flakes before it writes to them; a test
   // has only failures or only flakes on many of its jobs)
@@ -201,9 +208,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
       for (let k = 0; holding && k < holding.length; k++) {
         const x = holding[k];
         if (held[x] === job.sets.length) continue;
-        let runs = some[x];
-        if (!runs) some[x] = runs = zeros(n);
-        for (let y = 0; y < g.buckets.length; y++) runs[g.buckets[y]] += g.runs[g.buckets[y]];
+        addGroupRuns((some[x] ??= zeros(n)), g);
       }
     }
     // a test without failures there in every set of the job (most of the 800) takes the job's one series
@@ -231,7 +236,6 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })), days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
-  const byName = jobSlotsByName(ctx, jobSlots);
   for (const [testId, t] of perTest) {
     // in the order of the jobs' names, without a sort per test
     const jobs: JobSeries[] = [];
