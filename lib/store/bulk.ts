@@ -91,14 +91,15 @@ export function pgArrayLiteral(values: readonly Param[]): string {
 export async function rowsPerKey(sql: Sql, keys: number[][], query: (k: string[]) => string, params: Param[] = []): Promise<unknown[][]> {
   const out: unknown[][] = [];
   if (!keys.length) return out;
-  assertIntegerKeys(keys);
   if (sql.dialect === 'postgres') {
+    // (perKeyStatements checks the keys)
     for (const chunk of perKeyStatements(keys, query, params)) {
       const rows = await sql.rows(chunk.text, chunk.params);
       for (let r = 0; r < rows.length; r++) out.push(rows[r]);
     }
     return out;
   }
+  assertIntegerKeys(keys);
   // indexed, and concat rather than spreads: tens of thousands of rows, in a new process unoptimized
   for (let k = 0; k < keys.length; k++) {
     const rows = await sql.rows(query(keys[k].map(String)), params);
@@ -133,10 +134,9 @@ export function perKeyStatements(keys: number[][], query: (k: string[]) => strin
 /** SELECT ... WHERE key IN (...) over a long list, in chunks. */
 export async function selectIn<T>(sql: Sql, query: (placeholders: string) => string, keys: Param[], chunkSize = 500): Promise<T[]> {
   const out: T[] = [];
-  for (let i = 0; i < keys.length; i += chunkSize) {
-    const chunk = keys.slice(i, i + chunkSize);
+  for (const [placeholders, chunk] of inChunks(keys, chunkSize)) {
     // appended one by one: a chunk's rows can be more than a spread takes
-    for (const row of await sql.all<T>(query(chunk.map(() => '?').join(', ')), chunk)) out.push(row);
+    for (const row of await sql.all<T>(query(placeholders), chunk)) out.push(row);
   }
   return out;
 }
@@ -144,11 +144,16 @@ export async function selectIn<T>(sql: Sql, query: (placeholders: string) => str
 /** selectIn with rows as arrays (no per-row objects), for the larger reads. */
 export async function selectRowsIn(sql: Sql, query: (placeholders: string) => string, keys: Param[], chunkSize = 500): Promise<unknown[][]> {
   const out: unknown[][] = [];
+  for (const [placeholders, chunk] of inChunks(keys, chunkSize)) for (const row of await sql.rows(query(placeholders), chunk)) out.push(row);
+  return out;
+}
+
+/** The keys in chunks of `chunkSize`, each with its "?, ?, ..." for an IN list. */
+export function* inChunks(keys: Param[], chunkSize: number): Generator<[string, Param[]]> {
   for (let i = 0; i < keys.length; i += chunkSize) {
     const chunk = keys.slice(i, i + chunkSize);
-    for (const row of await sql.rows(query(chunk.map(() => '?').join(', ')), chunk)) out.push(row);
+    yield [chunk.map(() => '?').join(', '), chunk];
   }
-  return out;
 }
 
 /**

@@ -5,7 +5,7 @@
 // driver's time and a fifth of what the process allocates. Here PostgreSQL sends the rows as one text
 // of numbers separated by commas, which JSON.parse reads natively. SQLite's driver hands over its
 // rows in memory, flattened here as they come.
-import { perKeyStatements, rowsPerKey } from './bulk';
+import { inChunks, perKeyStatements, rowsPerKey } from './bulk';
 import type { Param, Sql } from './sql';
 
 /** A NULL in an int32 read (typed arrays hold none). An int64 read gives NaN. */
@@ -57,10 +57,7 @@ export const int64Rows = (sql: Sql, text: string, params: Param[], width: number
 /** int32Rows of `query(placeholders)` over a long list of keys, in chunks, one array. */
 export async function int32RowsIn(sql: Sql, query: (placeholders: string) => string, keys: Param[], width: number, chunkSize = 500): Promise<Int32Array> {
   const parts: Int32Array[] = [];
-  for (let i = 0; i < keys.length; i += chunkSize) {
-    const chunk = keys.slice(i, i + chunkSize);
-    parts.push(await int32Rows(sql, query(chunk.map(() => '?').join(', ')), chunk, width));
-  }
+  for (const [placeholders, chunk] of inChunks(keys, chunkSize)) parts.push(await int32Rows(sql, query(placeholders), chunk, width));
   return concatParts(parts, (n) => new Int32Array(n));
 }
 
