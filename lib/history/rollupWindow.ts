@@ -32,6 +32,12 @@ function testsReader(db: Database, only: number[] | undefined): (width: number, 
   return (width, query) => int32Rows(db, query('', (t) => byTime(db, t)), [], width);
 }
 
+/**
+ * A count added (sign 1) or taken away (-1) without -0: -1 * 0 is a number object, not a small
+ * integer, and one in a field boxes that field in every object of its shape (a lookback's 20,000 cells).
+ */
+const signed = (sign: number, n: number): number => (sign < 0 ? 0 - n : n);
+
 function bump<K>(m: Map<K, Counts>, k: K, failed: number, flaked: number): void {
   const c = m.get(k);
   if (c) {
@@ -51,7 +57,7 @@ export async function testTotals(db: Database, from: number, to: number, jobs: S
   const s = spansOf(from, to);
   const read = testsReader(db, only);
   const add = (rows: Int32Array, sign: number) => {
-    for (let i = 0; i < rows.length; i += 3) bump(out, rows[i], sign * rows[i + 1], sign * rows[i + 2]);
+    for (let i = 0; i < rows.length; i += 3) bump(out, rows[i], signed(sign, rows[i + 1]), signed(sign, rows[i + 2]));
   };
   const days = (d0: number, d1: number) => read(3, (w) => `SELECT test_id, SUM(failed), SUM(flaked) FROM rollup_test_total WHERE day >= ${d0} AND day < ${d1}${w} GROUP BY test_id`);
   const hours = (a: number, b: number) => read(3, (w, t) => `SELECT test_id, SUM(failed), SUM(flaked) FROM ${t('rollup_test_hour')} WHERE hour >= ${a} AND hour < ${b}${w} GROUP BY test_id`);
@@ -165,7 +171,7 @@ export async function runCells(db: Database, from: number, to: number, bucket: t
   const s = spansOf(from, to);
   const push = (rows: Int32Array, unit: number, sign: number) => {
     for (let i = 0; i < rows.length; i += 5) {
-      out.push({ jobId: rows[i], setId: rows[i + 1], at: Math.floor((rows[i + 2] * unit) / bucket) * bucket, runs: sign * rows[i + 3], broken: sign * rows[i + 4] });
+      out.push({ jobId: rows[i], setId: rows[i + 1], at: Math.floor((rows[i + 2] * unit) / bucket) * bucket, runs: signed(sign, rows[i + 3]), broken: signed(sign, rows[i + 4]) });
     }
   };
   // [rows [job, set, bucket, runs, broken] flattened, seconds in their bucket column's unit, +1 or -1], read at once

@@ -11,7 +11,7 @@ import { DAY } from '../history/spans';
 import { outcomesOfTests, RECENT_RUN, recentRunsOfCells, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
 import { byTime } from '../store/sql';
-import { int64Rows, int64RowsPerKey } from '../store/intRows';
+import { int64Rows, int64RowsPerKey, smallInt } from '../store/intRows';
 import type { Lookback } from './lookback';
 
 /** How far back a job's latest runs are looked for (a streak is of what is happening now). */
@@ -154,7 +154,7 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   const spans = plans.filter((p) => p.plan.from < lb.at).map((p) => [p.testId, p.plan.from]);
   // [test, from, run, outcome] each, read flat: 29,000 of them at OpenShift's scale
   const spanRows = await int64RowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at], 2);
-  for (let i = 0; i < spanRows.length; i += 4) keep(byTest.get(spanRows[i])!, spanRows[i + 2], spanRows[i + 3]);
+  for (let i = 0; i < spanRows.length; i += 4) keep(byTest.get(smallInt(spanRows[i]))!, smallInt(spanRows[i + 2]), smallInt(spanRows[i + 3]));
   const probed = new Map(plans.map((p) => [p.testId, p.runs.filter((r) => r.started < p.plan.from)]));
   for (const [testId, run, o] of await outcomesOfTests(db, probed)) keep(byTest.get(Number(testId))!, run, o);
   for (const { testId, counted, outcomes } of plans) {

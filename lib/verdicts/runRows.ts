@@ -1,5 +1,6 @@
 // The runs a verdict's evidence may name, as the verdict code reads them from the run table.
 import { rowsPerKey } from '../store/bulk';
+import { smallInt } from '../store/intRows';
 import type { Database } from '../store/db';
 import { RULES } from './rules';
 
@@ -35,7 +36,7 @@ export const toRunRow = (r: unknown[]): RunRow => ({
 export function recentRunsOfCells(cells: Float64Array): RecentRun[] {
   const out: RecentRun[] = new Array(cells.length / 5);
   for (let i = 0, o = 0; i < cells.length; i += 5, o++) {
-    out[o] = { id: cells[i], jobId: cells[i + 1], started: cells[i + 2], testSetId: Number.isNaN(cells[i + 3]) ? null : cells[i + 3], broken: cells[i + 4] === 1 };
+    out[o] = { id: smallInt(cells[i]), jobId: smallInt(cells[i + 1]), started: smallInt(cells[i + 2]), testSetId: Number.isNaN(cells[i + 3]) ? null : smallInt(cells[i + 3]), broken: cells[i + 4] === 1 };
   }
   return out;
 }

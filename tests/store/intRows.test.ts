@@ -4,7 +4,7 @@
 // rows, a long key list read in chunks as one array, and rows per key led by the key.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../lib/store/db';
-import { int32Rows, int32RowsIn, int64Rows, int64RowsPerKey, NULL_INT32 } from '../../lib/store/intRows';
+import { int32Rows, int32RowsIn, int64Rows, int64RowsPerKey, NULL_INT32, smallInt } from '../../lib/store/intRows';
 import { closeDatabase, describeEachDatabase, freshDatabase, open, type TestDatabase } from '../helpers/databases';
 
 describeEachDatabase('integer rows read flat', (kind) => {
@@ -56,4 +56,10 @@ describeEachDatabase('integer rows read flat', (kind) => {
     await expect(int64RowsPerKey(db, [[1.5]], ([k]) => `SELECT k FROM int_rows_probe WHERE k = ${k}`, [], 1)).rejects.toThrow(/not an integer/);
     expect((await int64RowsPerKey(db, [], ([k]) => `SELECT k FROM int_rows_probe WHERE k = ${k}`, [], 1)).length).toBe(0);
   });
+});
+
+it('smallInt keeps every integer an int64 read gives, small or not, and NULL as NaN', () => {
+  for (const v of [0, 1, -1, 1_795_969_800, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53)]) expect(Object.is(smallInt(v), v)).toBe(true);
+  expect(smallInt(NaN)).toBeNaN();
+  expect(Object.is(smallInt(-0), 0)).toBe(true);
 });
