@@ -52,7 +52,7 @@ const allowedJob = (allowed: Set<number> | null, jobId: number) => !allowed || a
  * fn for each test and each job and test set whose runs in `cells` executed it (`inSet`: set id -> the
  * tests it holds): the group's runs per bucket of `bucket` seconds from `base` (n buckets).
  */
-function eachTestGroup(cells: RunCell[], inSet: Map<number, number[]>, allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): void {
+function eachTestGroup(cells: RunCell[], inSet: Map<number, readonly number[]>, allowed: Set<number> | null, base: number, bucket: number, n: number, fn: (testId: number, g: JobSetRuns) => void): void {
   // indexed loops: a new process runs them unoptimized, where each step of a for-of is an object made
   // (a hot list's 100 tests in 5,000 groups)
   const groups = runsPerJobSet(cells, base, bucket, n, (c) => (allowedJob(allowed, c.jobId) ? c.runs : 0));

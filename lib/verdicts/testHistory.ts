@@ -191,7 +191,14 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   // runs this once, unoptimized, where each step of an iterator or a destructured entry is an object.)
   const tests = [...perTest.values()];
   const indexOf = new Map([...perTest.keys()].map((id, i) => [id, i]));
-  const inSet = new Map([...ctx.holders.wanted(testIds)].map(([set, ids]) => [set, ids.map((id) => indexOf.get(id)!)]));
+  // (sets holding the same tests share a list: each list's indexes are made once)
+  const indexesOf = new Map<readonly number[], number[]>();
+  const inSet = new Map<number, number[]>();
+  ctx.holders.wanted(testIds).forEach((ids, set) => {
+    let indexes = indexesOf.get(ids);
+    if (!indexes) indexesOf.set(ids, (indexes = ids.map((id) => indexOf.get(id)!)));
+    inSet.set(set, indexes);
+  });
   const held = new Int32Array(tests.length); // the job's sets holding each test
   const some: (number[] | undefined)[] = new Array(tests.length).fill(undefined); // a test in some of the job's sets only: their runs
   const touched: number[] = [];
