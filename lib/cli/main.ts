@@ -3,6 +3,7 @@ import { adminTokenProblem } from '../server/auth';
 import { UsageError } from './args';
 import { COMMANDS } from './commands';
 import { ANSWER_POOL_SIZE, SERVER_POOL_SIZE, setPostgresPoolSize } from '../store/poolSize';
+import { setDaysKept } from '../history/dayKeeping';
 
 async function usage(): Promise<string> {
   const summaries = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`);
@@ -36,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   // a deployment's environment, refused by every command as the server refuses it (demo starts one)
   const tokenProblem = wantsHelp ? undefined : adminTokenProblem();
   setPostgresPoolSize(entry.serverPool ? SERVER_POOL_SIZE : ANSWER_POOL_SIZE);
+  setDaysKept(!!entry.serverPool);
   if (entry.reads && !wantsHelp && !tokenProblem) connectEarly(rest);
   const command = await entry.load();
   if (wantsHelp) {

@@ -7,6 +7,7 @@
 // where the span's three days held 1.4 million outcomes of a hot list's 100 tests at four times the
 // failure density.
 import { cachedDay, currentDayVersions } from '../history/dayCache';
+import { daysKept } from '../history/dayKeeping';
 import { DAY } from '../history/spans';
 import { outcomesOfTests, RECENT_RUN, recentRunsOfCells, toRecentRun, type RecentRun } from './runRows';
 import type { Database } from '../store/db';
@@ -40,36 +41,58 @@ export interface RecentRuns {
   recentOutcomes: Map<number, Map<number, number>>;
 }
 
-/** Every run started in [a, b), in start order (a day's 24,000 read flat). */
-async function runsBetween(db: Database, a: number, b: number): Promise<RecentRun[]> {
-  return recentRunsOfCells(await int64Rows(db, `SELECT ${RECENT_RUN} FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ? AND r.started < ?`, [a, b], 5, [2, 0]));
+/** Every run started in [a, b) (of the given jobs only, if any), in start order (a day's 24,000 read flat). */
+async function runsBetween(db: Database, a: number, b: number, jobs?: ReadonlySet<number>): Promise<RecentRun[]> {
+  const ofJobs = jobs ? ` AND r.job_id IN (${[...jobs].map(Math.floor).join(', ')})` : '';
+  return recentRunsOfCells(await int64Rows(db, `SELECT ${RECENT_RUN} FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ? AND r.started < ?${ofJobs}`, [a, b], 5, [2, 0]));
 }
 
 /**
  * The recent runs of the given jobs, newest first per job, read a day at a time from the day of `at`
- * back (whole days through the day cache) until `enough` says so or the span is read. A new process
- * asks the database for a day of 24,000 runs where it once read three.
+ * back until `waiting` (the jobs whose runs are still wanted) is empty or the span is read. The day of
+ * `at` is read whole; a day before it whole through the day cache where the process keeps days
+ * (daysKept) or `wholeDays` asks for it, else only the waiting jobs' runs of it: a CLI call wanted a
+ * few dozen jobs' runs of the day before and read all 24,000. `from`: every job's runs are there from
+ * that time on (a job waited on, back to the span's start).
  */
-async function recentRunsOf(db: Database, lb: Lookback, jobs: Set<number>, enough: (runs: Map<number, RecentRun[]>) => boolean): Promise<{ runs: Map<number, RecentRun[]>; from: number; days: Map<number, RecentRun[]> }> {
+async function recentRunsOf(
+  db: Database,
+  lb: Lookback,
+  jobs: Set<number>,
+  waiting: (runs: Map<number, RecentRun[]>) => ReadonlySet<number>,
+  wholeDays: ReadonlySet<number>,
+): Promise<{ runs: Map<number, RecentRun[]>; from: number; days: Map<number, RecentRun[]> }> {
   const out = new Map<number, RecentRun[]>();
   const days = new Map<number, RecentRun[]>();
   const from = lb.at - LATEST_SECONDS;
   if (!jobs.size) return { runs: out, from, days };
   const today = Math.floor(lb.at / DAY);
   const versions = await currentDayVersions(db);
+  let wanted: ReadonlySet<number> = jobs;
+  let everyJobFrom = Infinity; // where the days read whole for every job, from today back, begin
   for (let d = today; d >= Math.floor(from / DAY); d--) {
-    const day = d === today ? await runsBetween(db, today * DAY, lb.at) : await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
-    days.set(d, day);
+    let day: RecentRun[];
+    const whole = d === today || wholeDays.has(d) || daysKept();
+    if (whole) {
+      day = d === today ? await runsBetween(db, today * DAY, lb.at) : await cachedDay(db, 'runs', d, versions, (x) => runsBetween(db, x * DAY, (x + 1) * DAY));
+      days.set(d, day);
+      if (everyJobFrom === (d + 1) * DAY || d === today) everyJobFrom = d * DAY;
+    } else day = await runsBetween(db, d * DAY, (d + 1) * DAY, wanted);
+    // a whole day adds every job's runs (so `from` holds), another only the waiting jobs'
+    const adding = whole ? jobs : wanted;
     for (let i = day.length - 1; i >= 0; i--) {
       const r = day[i];
-      if (r.started < from || !jobs.has(r.jobId)) continue;
+      if (r.started < from || !adding.has(r.jobId)) continue;
       let list = out.get(r.jobId);
       if (!list) out.set(r.jobId, (list = []));
       list.push(r);
     }
-    if (d * DAY > from && enough(out)) return { runs: out, from: d * DAY, days };
+    if (d * DAY > from) {
+      wanted = waiting(out);
+      if (!wanted.size) return { runs: out, from: everyJobFrom, days };
+    }
   }
-  return { runs: out, from, days };
+  return { runs: out, from: Math.max(from, everyJobFrom), days };
 }
 
 /** A probe of one run's outcome costs about as much as reading this many rows of a span. */
@@ -98,9 +121,10 @@ export function readPlan(starts: number[], at: number, rowsPerSecond: number): {
 /**
  * For each test, the jobs of its `lastFailureDay`: the runs its streaks are counted on and its
  * outcomes there. A job whose latest run that executed the test came on a later day than the test's
- * last failure there has no streak, and nothing is read for it.
+ * last failure there has no streak, and nothing is read for it. `wholeDays`: days (UTC day numbers)
+ * to read whole whatever the streaks need of them (the caller counts runs on them).
  */
-export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean): Promise<RecentRuns> {
+export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean, wholeDays: ReadonlySet<number> = new Set()): Promise<RecentRuns> {
   const jobs = new Set<number>();
   for (const a of asks.values()) for (const j of a.lastFailureDay.keys()) jobs.add(j);
   // each test's latest LATEST_RUNS healthy runs on each job it asks about that executed it
@@ -129,8 +153,8 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
       mine.set(jobId, counted);
       return false;
     });
-    return !waiting.length;
-  });
+    return new Set(waiting.map((w) => w.jobId));
+  }, wholeDays);
   const latest = new Map<number, Map<number, number[]>>();
   const recentOutcomes = new Map<number, Map<number, number>>();
   const reads: { testId: number; counted: Map<number, RecentRun[]>; rowsPerSecond: number }[] = [];

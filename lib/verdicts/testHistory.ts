@@ -239,7 +239,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     for (let i = 0; i < t.lastJobs.length; i++) if (t.lastFailureDay[t.lastJobs[i]] > 0) lastFailureDay.set(t.lastJobs[i], t.lastFailureDay[t.lastJobs[i]]);
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
-  const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test));
+  // the days of the tests' last failures are read whole: the runs since each are counted there
+  const lastDays = new Set<number>();
+  perTest.forEach((t) => t.lastDay >= 0 && lastDays.add(lb.firstCell + t.lastDay));
+  const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test), lastDays);
   const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })), days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();

@@ -5,6 +5,7 @@
 // test judged alone and in a batch with others, which must get the same verdict (the hot list judges
 // hundreds at once, the test page one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setDaysKept } from '../../lib/history/dayKeeping';
 import type { Database } from '../../lib/store/db';
 import { verdictsAt } from '../../lib/verdicts/judge';
 import { LATEST_RUNS, readPlan } from '../../lib/verdicts/recentRuns';
@@ -113,5 +114,18 @@ describeEachDatabase('streaks', (kind) => {
     for (const name of TESTS) expect(together.get(ids.get(name)!), name).toEqual(alone.get(ids.get(name)!));
     // a streak counts on the jobs the test failed on the last day it failed, not on one that stopped
     expect(alone.get(ids.get(STOPPED)!)).not.toMatchObject({ classification: 'broken' });
+  });
+
+  it('gives the same verdicts in a process that keeps no days (the CLI), reading the waiting jobs\' runs of the days before', async () => {
+    const all = TESTS.map((n) => ids.get(n)!);
+    const kept = await verdictsAt(db, AT + 2, all);
+    setDaysKept(false);
+    try {
+      // the daily job's streak and the long one reach back days before today's: read for their jobs only
+      const one = await verdictsAt(db, AT + 3, all);
+      for (const name of TESTS) expect(one.get(ids.get(name)!), name).toEqual(kept.get(ids.get(name)!));
+    } finally {
+      setDaysKept(true);
+    }
   });
 });
