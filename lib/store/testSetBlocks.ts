@@ -98,73 +98,101 @@ export class TestSetHolders {
     const tests = [...new Set(testIds)];
     let maxSet = 0;
     for (const s of this.setIds) if (s > maxSet) maxSet = s;
-    // node 0 is the empty list; node k > 0 is its parent's list and then tests[testOf[k]]; childOf[k]
-    // is its child for the test in hand (-1: none yet)
-    const at = new Int32Array(maxSet + 1); // set -> its node so far
-    let parent: Int32Array = new Int32Array(1024);
-    let testOf: Int32Array = new Int32Array(1024);
-    let childOf: Int32Array = new Int32Array(1024).fill(-1);
-    let nodes = 1;
-    const touched: number[] = [];
-    const step = (s: number, ti: number) => {
-      const p = at[s];
-      let c = childOf[p];
-      if (c < 0) {
-        if (nodes === parent.length) {
-          parent = grownInt32(parent, 0);
-          testOf = grownInt32(testOf, 0);
-          childOf = grownInt32(childOf, -1);
-        }
-        c = nodes++;
-        parent[c] = p;
-        testOf[c] = ti;
-        childOf[p] = c;
-        touched.push(p);
-      }
-      at[s] = c;
-    };
     const inRange = new Uint8Array(maxSet + 1);
     for (const s of this.setIds) if (s > 0) inRange[s] = 1;
-    const tail = this.unindexed.size > 0;
+    const tree = new ListTree(maxSet, 4 * this.setIds.size + 1024);
     for (let ti = 0; ti < tests.length; ti++) {
-      const t = tests[ti];
-      const blocks = this.bitsOf.get(t);
-      if (!blocks) throw new Error(`test set holders: test ${t} was not loaded`);
-      for (const [block, bits] of blocks) {
-        const base = block * BLOCK_SETS;
-        for (let i = 0; i < bits.length; i++) {
-          for (let byte = bits[i]; byte; byte &= byte - 1) {
-            const s = base + i * 8 + (31 - Math.clz32(byte & -byte));
-            if (s <= maxSet && inRange[s] && !(tail && this.unindexed.has(s))) step(s, ti);
-          }
+      const blocks = this.bitsOf.get(tests[ti]);
+      if (!blocks) throw new Error(`test set holders: test ${tests[ti]} was not loaded`);
+      this.walkTest(tree, ti, tests[ti], blocks, inRange);
+    }
+    const out = new Map<number, readonly number[]>();
+    for (const s of this.setIds) if (s > 0) out.set(s, tree.list(s, tests));
+    return out;
+  }
+
+  /** Each set of the range that holds the test steps to its next node (a loop alone in a function: V8 optimizes it while it runs). */
+  private walkTest(tree: ListTree, ti: number, t: number, blocks: Map<number, Uint8Array>, inRange: Uint8Array): void {
+    const tail = this.unindexed.size > 0;
+    for (const [block, bits] of blocks) {
+      const base = block * BLOCK_SETS;
+      for (let i = 0; i < bits.length; i++) {
+        for (let byte = bits[i]; byte; byte &= byte - 1) {
+          const s = base + i * 8 + (31 - Math.clz32(byte & -byte));
+          if (s < inRange.length && inRange[s] && !(tail && this.unindexed.has(s))) tree.step(s, ti);
         }
       }
-      if (tail) for (const [s, set] of this.unindexed) if (inRange[s] && set.has(t)) step(s, ti);
-      // the children found for this test are not the next test's
-      for (let k = 0; k < touched.length; k++) childOf[touched[k]] = -1;
-      touched.length = 0;
     }
-    const lists = new Map<number, readonly number[]>();
-    const listOf = (node: number): readonly number[] => {
-      let list = lists.get(node);
-      if (!list) {
-        const made: number[] = [];
-        for (let k = node; k > 0; k = parent[k]) made.push(tests[testOf[k]]);
-        lists.set(node, (list = made.reverse()));
-      }
-      return list;
-    };
-    const out = new Map<number, readonly number[]>();
-    for (const s of this.setIds) if (s > 0) out.set(s, listOf(at[s]));
-    return out;
+    if (tail) for (const [s, set] of this.unindexed) if (inRange[s] && set.has(t)) tree.step(s, ti);
+    tree.endTest();
   }
 }
 
-/** `a` in an array of twice its length, the new half filled with `fill`. */
-function grownInt32(a: Int32Array, fill: number): Int32Array {
-  const grown = new Int32Array(2 * a.length).fill(fill);
-  grown.set(a);
-  return grown;
+/**
+ * The lists of tests the sets hold, as a tree of their prefixes in typed arrays: node 0 is the empty
+ * list, node k > 0 its parent's list and then the test at index testOf[k]. Tests are walked in order;
+ * each set holding the test in hand steps to its node's child for it (made by the first set there).
+ */
+class ListTree {
+  /** set id -> its node so far */
+  private readonly at: Int32Array;
+  private parent: Int32Array;
+  private testOf: Int32Array;
+  /** a node's child for the test in hand (-1: none yet), reset after each test */
+  private childOf: Int32Array;
+  private nodes = 1;
+  private readonly touched: number[] = [];
+  private readonly lists = new Map<number, readonly number[]>();
+
+  constructor(maxSet: number, capacity: number) {
+    this.at = new Int32Array(maxSet + 1);
+    this.parent = new Int32Array(capacity);
+    this.testOf = new Int32Array(capacity);
+    this.childOf = new Int32Array(capacity).fill(-1);
+  }
+
+  step(s: number, ti: number): void {
+    const p = this.at[s];
+    let c = this.childOf[p];
+    if (c < 0) {
+      if (this.nodes === this.parent.length) this.grow();
+      c = this.nodes++;
+      this.parent[c] = p;
+      this.testOf[c] = ti;
+      this.childOf[p] = c;
+      this.touched.push(p);
+    }
+    this.at[s] = c;
+  }
+
+  /** The children found for this test are not the next test's. */
+  endTest(): void {
+    for (let k = 0; k < this.touched.length; k++) this.childOf[this.touched[k]] = -1;
+    this.touched.length = 0;
+  }
+
+  /** The set's list of tests (one array per list, shared). */
+  list(s: number, tests: number[]): readonly number[] {
+    const node = this.at[s];
+    let list = this.lists.get(node);
+    if (!list) {
+      const made: number[] = [];
+      for (let k = node; k > 0; k = this.parent[k]) made.push(tests[this.testOf[k]]);
+      this.lists.set(node, (list = made.reverse()));
+    }
+    return list;
+  }
+
+  private grow(): void {
+    const twice = (a: Int32Array, fill: number) => {
+      const grown = new Int32Array(2 * a.length).fill(fill);
+      grown.set(a);
+      return grown;
+    };
+    this.parent = twice(this.parent, 0);
+    this.testOf = twice(this.testOf, 0);
+    this.childOf = twice(this.childOf, -1);
+  }
 }
 
 /** The given tests' holders among the given sets, loaded. */
