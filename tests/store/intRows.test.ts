@@ -42,6 +42,14 @@ describeEachDatabase('integer rows read flat', (kind) => {
     expect((await int64Rows(db, 'SELECT k, at FROM int_rows_probe WHERE k < 0', [], 2, [1])).length).toBe(0);
   });
 
+  it('reads negative values and the ends of each range exactly, one row or many', async () => {
+    expect([...(await int32Rows(db, 'SELECT -k, k - 3 FROM int_rows_probe WHERE k = 1', [], 2))]).toEqual([-1, -2]);
+    const ends = await int32Rows(db, 'SELECT 2147483647, -2147483647, 0 FROM int_rows_probe WHERE k <= 2', [], 3);
+    expect([...ends]).toEqual([2147483647, -2147483647, 0, 2147483647, -2147483647, 0]);
+    const wide = await int64Rows(db, 'SELECT 9007199254740991, -9007199254740991, -k * 4000000000 FROM int_rows_probe WHERE k = 3', [], 3);
+    expect([...wide]).toEqual([2 ** 53 - 1, -(2 ** 53 - 1), -12_000_000_000]);
+  });
+
   it('reads a long list of keys in chunks into one array', async () => {
     const keys = Array.from({ length: 1_150 }, (_, i) => i + 1);
     const flat = await int32RowsIn(db, (p) => `SELECT k, k * 2 FROM int_rows_probe WHERE k IN (${p})`, keys, 2, 500);
