@@ -102,7 +102,7 @@ const PROBE_ROWS = 4;
  * Where to read a test's outcomes in the runs given (their starts): a span [from, at) read whole, and
  * the runs before it probed one by one, whichever mix reads least.
  */
-export function readPlan(starts: number[], at: number, rowsPerSecond: number): { from: number; probed: number[] } {
+export function readPlan(starts: ArrayLike<number>, at: number, rowsPerSecond: number): { from: number; probed: number[] } {
   // ascending in a typed array, read from its end: a numeric sort without a comparator called (a hot
   // list's 100 tests have 3,000 latest runs each)
   const asc = Float64Array.from(starts).sort();
@@ -166,9 +166,16 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
     });
     if (counted.size) reads.push({ testId, counted, rowsPerSecond: ask.rowsPerSecond });
   });
+  // (each test's 3,000-odd runs' starts in a typed array: no array of its runs made, then one of their starts)
   const plans = reads.map((read) => {
-    const runs = [...read.counted.values()].flat();
-    return { ...read, runs, plan: readPlan(runs.map((r) => r.started), lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };
+    let n = 0;
+    read.counted.forEach((runs) => (n += runs.length));
+    const starts = new Float64Array(n);
+    let k = 0;
+    read.counted.forEach((runs) => {
+      for (let i = 0; i < runs.length; i++) starts[k++] = runs[i].started;
+    });
+    return { ...read, plan: readPlan(starts, lb.at, read.rowsPerSecond), outcomes: new Map<number, number>() };
   });
   const byTest = new Map(plans.map((p) => [p.testId, p]));
   // every outcome read is kept, those of the span's other runs too: a streak is named on the runs
@@ -179,7 +186,14 @@ export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<numbe
   // [test, from, run, outcome] each, read flat: 29,000 of them at OpenShift's scale
   const spanRows = await int64RowsPerKey(db, spans, ([test, from]) => `SELECT run_id, outcome FROM test_outcome WHERE test_id = ${test} AND started >= ${from} AND started < ?`, [lb.at], 2);
   for (let i = 0; i < spanRows.length; i += 4) keep(byTest.get(smallInt(spanRows[i]))!, smallInt(spanRows[i + 2]), smallInt(spanRows[i + 3]));
-  const probed = new Map(plans.map((p) => [p.testId, p.runs.filter((r) => r.started < p.plan.from)]));
+  const probed = new Map<number, RecentRun[]>();
+  for (const p of plans) {
+    const before: RecentRun[] = [];
+    p.counted.forEach((runs) => {
+      for (let i = 0; i < runs.length; i++) if (runs[i].started < p.plan.from) before.push(runs[i]);
+    });
+    probed.set(p.testId, before);
+  }
   for (const [testId, run, o] of await outcomesOfTests(db, probed)) keep(byTest.get(Number(testId))!, run, o);
   for (const { testId, counted, outcomes } of plans) {
     recentOutcomes.set(testId, outcomes);
