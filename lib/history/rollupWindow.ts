@@ -107,7 +107,20 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
       }
       return [Int32Array.from([...sums.values()].flat())];
     },
-    part: (a, b) => read(4, (w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`),
+    // every test's part of a day through the jobs' runs and each run's outcomes by its start: the time
+    // index alone is every job's (a release's 67 jobs of 400 ran 580 runs in 3.5 hours, where the
+    // range held 210,000 outcomes: 40 against 124 ms on PostgreSQL, 14-21 against 22-95 ms on SQLite)
+    part: (a, b) =>
+      only
+        ? read(4, (w, t) => `SELECT test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) FROM ${t('test_outcome')} WHERE started >= ${a} AND started < ${b} AND ${jobWhere}${w} GROUP BY test_id`)
+        : int32Rows(
+            db,
+            `SELECT o.test_id, ${Math.floor(a / DAY)}, SUM(CASE WHEN o.outcome = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END)
+             FROM run r JOIN ${byTime(db, 'test_outcome', 'o')} ON o.run_id = r.id AND o.started = r.started
+             WHERE r.${jobWhere} AND r.started >= ${a} AND r.started < ${b} AND o.started >= ${a} AND o.started < ${b} GROUP BY o.test_id`,
+            [],
+            4,
+          ),
   });
   forEachRow(chunks, 4, 1, (c, i) => bump(out, c[i], c[i + 2], c[i + 3]));
   return out;
