@@ -67,7 +67,7 @@ function healthyRunsPerJob(ctx: LookbackContext): Map<number, JobRuns> {
   let out = healthyByContext.get(ctx);
   if (out) return out;
   const sets = new Map<number, JobSetRuns[]>();
-  for (const g of runsPerJobSet(ctx.cells, ctx.lookback.from, GRID_SECONDS, ctx.lookback.buckets, (c) => c.runs - c.broken)) {
+  for (const g of runsPerJobSet(ctx.cells, ctx.lookback.from, GRID_SECONDS, ctx.lookback.buckets, 'healthy')) {
     let list = sets.get(g.jobId);
     if (!list) sets.set(g.jobId, (list = []));
     list.push(g);
