@@ -100,14 +100,14 @@ export class TestSetHolders {
     for (const s of this.setIds) if (s > maxSet) maxSet = s;
     const inRange = new Uint8Array(maxSet + 1);
     for (const s of this.setIds) if (s > 0) inRange[s] = 1;
-    const tree = new ListTree(maxSet, 4 * this.setIds.size + 1024);
+    const tree = new ListTree(tests, maxSet, 4 * this.setIds.size + 1024);
     for (let ti = 0; ti < tests.length; ti++) {
       const blocks = this.bitsOf.get(tests[ti]);
       if (!blocks) throw new Error(`test set holders: test ${tests[ti]} was not loaded`);
       this.walkTest(tree, ti, tests[ti], blocks, inRange);
     }
     const out = new Map<number, readonly number[]>();
-    for (const s of this.setIds) if (s > 0) out.set(s, tree.list(s, tests));
+    for (const s of this.setIds) if (s > 0) out.set(s, tree.list(s));
     return out;
   }
 
@@ -144,7 +144,12 @@ class ListTree {
   private readonly touched: number[] = [];
   private readonly lists = new Map<number, readonly number[]>();
 
-  constructor(maxSet: number, capacity: number) {
+  /** `tests`: the tests walked, by index */
+  constructor(
+    private readonly tests: number[],
+    maxSet: number,
+    capacity: number,
+  ) {
     this.at = new Int32Array(maxSet + 1);
     this.parent = new Int32Array(capacity);
     this.testOf = new Int32Array(capacity);
@@ -172,12 +177,12 @@ class ListTree {
   }
 
   /** The set's list of tests (one array per list, shared). */
-  list(s: number, tests: number[]): readonly number[] {
+  list(s: number): readonly number[] {
     const node = this.at[s];
     let list = this.lists.get(node);
     if (!list) {
       const made: number[] = [];
-      for (let k = node; k > 0; k = this.parent[k]) made.push(tests[this.testOf[k]]);
+      for (let k = node; k > 0; k = this.parent[k]) made.push(this.tests[this.testOf[k]]);
       this.lists.set(node, (list = made.reverse()));
     }
     return list;

@@ -124,7 +124,7 @@ export function readPlan(starts: ArrayLike<number>, at: number, rowsPerSecond: n
  * last failure there has no streak, and nothing is read for it. `wholeDays`: days (UTC day numbers)
  * to read whole whatever the streaks need of them (the caller counts runs on them).
  */
-export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean, wholeDays: ReadonlySet<number> = new Set()): Promise<RecentRuns> {
+export async function latestOutcomes(db: Database, lb: Lookback, asks: Map<number, StreakAsk>, executes: (setId: number | null, testId: number) => boolean, wholeDays: ReadonlySet<number>): Promise<RecentRuns> {
   const jobs = new Set<number>();
   for (const a of asks.values()) for (const j of a.lastFailureDay.keys()) jobs.add(j);
   // each test's latest LATEST_RUNS healthy runs on each job it asks about that executed it

@@ -30,7 +30,6 @@ export const STEP = {
   sliceMinRunsAfter: 3,
 } as const;
 
-
 /** The rate after is at least double the rate before, and 10 points above it. */
 const rose = (fb: number, rb: number, fa: number, ra: number): boolean => {
   const before = rb ? fb / rb : 0;

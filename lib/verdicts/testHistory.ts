@@ -240,10 +240,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
     if (lastFailureDay.size) asks.set(id, { lastFailureDay, rowsPerSecond: t.rows / (lb.at - lb.from) });
   }
   // the days of the tests' last failures are read whole: the runs since each are counted there
-  const lastDays = new Set<number>();
-  perTest.forEach((t) => t.lastDay >= 0 && lastDays.add(lb.firstCell + t.lastDay));
+  const failedLast = [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay }));
+  const lastDays = new Set(failedLast.map((t) => lb.firstCell + t.day));
   const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test), lastDays);
-  const lastFailures = await lastHealthyFailures(ctx, [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay })), days);
+  const lastFailures = await lastHealthyFailures(ctx, failedLast, days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
   for (const [testId, t] of perTest) {
