@@ -67,6 +67,20 @@ describeEachDatabase('day packs', (kind) => {
     }
   });
 
+  it('reads no pack of an earlier format: the day is packed again', async () => {
+    const [[key, value]] = await db.rows("SELECT key, value FROM kv WHERE key >= 'day_pack:' AND key < 'day_pack;' ORDER BY key LIMIT 1");
+    const [name, day] = [String(key).slice('day_pack:'.length, String(key).lastIndexOf(':')), Number(String(key).split(':').pop())];
+    const rollup = PACKED_ROLLUPS.find((r) => r.name === name)!;
+    const ids = (await db.rows('SELECT id FROM day_pack WHERE rollup = ? AND day = ?', [name, day])).map(([id]) => Number(id));
+    expect((await readPacks(db, rollup, ids, day, day + 1, await dayVersions(db))).days.has(day)).toBe(true);
+    // a pack written before its format was recorded stands for the bare day version
+    await db.run('UPDATE kv SET value = ? WHERE key = ?', [(await dayVersions(db)).get(day)!, key as string]);
+    expect((await readPacks(db, rollup, ids, day, day + 1, await dayVersions(db))).days.size).toBe(0);
+    expect(await packDays(db, { now: END + 2 * DAY })).toMatchObject({ packed: 1, errors: [] });
+    expect((await db.rows('SELECT value FROM kv WHERE key = ?', [key as string]))[0][0]).toBe(value);
+    expect((await readPacks(db, rollup, ids, day, day + 1, await dayVersions(db))).days.has(day)).toBe(true);
+  });
+
   it('gives the same answers read from the packs as from the rollups', async () => {
     const ids = (await db.rows('SELECT DISTINCT test_id FROM rollup_test_day')).map(([id]) => Number(id));
     const read = await readPacks(db, PACKED_ROLLUPS[0], ids, Math.floor(END / DAY) - 14, Math.floor(END / DAY), await dayVersions(db));
