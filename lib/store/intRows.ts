@@ -88,10 +88,10 @@ export const smallInt = (v: number): number => (v >= NULL_INT32 && v <= 0x7fffff
 export const int64Rows = (sql: Sql, text: string, params: Param[], width: number, orderBy: number[] = []): Promise<Float64Array> =>
   read(sql, text, params, width, INT64, orderBy) as Promise<Float64Array>;
 
-/** int32Rows of `query(placeholders)` over a long list of keys, in chunks, one array. */
-export async function int32RowsIn(sql: Sql, query: (placeholders: string) => string, keys: Param[], width: number, chunkSize = 500): Promise<Int32Array> {
+/** int32Rows of `query(placeholders)` over a long list of keys, in chunks, one array (each chunk's rows in the order of `orderBy`). */
+export async function int32RowsIn(sql: Sql, query: (placeholders: string) => string, keys: Param[], width: number, orderBy: number[] = [], chunkSize = 500): Promise<Int32Array> {
   const parts: Int32Array[] = [];
-  for (const [placeholders, chunk] of inChunks(keys, chunkSize)) parts.push(await int32Rows(sql, query(placeholders), chunk, width));
+  for (const [placeholders, chunk] of inChunks(keys, chunkSize)) parts.push(await int32Rows(sql, query(placeholders), chunk, width, orderBy));
   return concatParts(parts, (n) => new Int32Array(n));
 }
 

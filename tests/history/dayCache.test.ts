@@ -25,9 +25,9 @@ function rollup(): { read: WholeDays; reads: [number[], number, number][]; relea
   const read: WholeDays = async (ids, d0, d1) => {
     reads.push([[...ids], d0, d1]);
     await held;
-    const rows: number[][] = [];
-    for (const id of ids) for (let d = d0; d < d1; d++) rows.push([id, 7, d, id * 100 + d]);
-    return rows;
+    const rows: number[] = [];
+    for (const id of ids) for (let d = d0; d < d1; d++) rows.push(id, 7, d, id * 100 + d);
+    return Int32Array.from(rows);
   };
   return { read, reads, release: () => gate!.resolve(), fail: (e) => gate!.reject(e) };
 }

@@ -50,11 +50,14 @@ describeEachDatabase('integer rows read flat', (kind) => {
     expect([...wide]).toEqual([2 ** 53 - 1, -(2 ** 53 - 1), -12_000_000_000]);
   });
 
-  it('reads a long list of keys in chunks into one array', async () => {
+  it('reads a long list of keys in chunks into one array, each chunk in the order asked for', async () => {
     const keys = Array.from({ length: 1_150 }, (_, i) => i + 1);
-    const flat = await int32RowsIn(db, (p) => `SELECT k, k * 2 FROM int_rows_probe WHERE k IN (${p})`, keys, 2, 500);
+    const flat = await int32RowsIn(db, (p) => `SELECT k, k * 2 FROM int_rows_probe WHERE k IN (${p})`, keys, 2, [], 500);
     const pairs = Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]).sort((a, b) => a[0] - b[0]);
     expect(pairs).toEqual(keys.map((k) => [k, 2 * k]));
+    // the chunks come in the order of the keys: ordered within each, the whole is ordered
+    const ordered = await int32RowsIn(db, (p) => `SELECT -k, k FROM int_rows_probe WHERE k IN (${p})`, [...keys].reverse(), 2, [0], 500);
+    expect([...ordered.filter((_, i) => i % 2 === 1)]).toEqual([...keys].reverse());
   });
 
   it("gives each key's rows led by its values, past 32 bits, and refuses a key that is no integer", async () => {
