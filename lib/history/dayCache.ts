@@ -92,9 +92,12 @@ export async function cachedDays(db: Database, name: string, width: number, dayC
   return out;
 }
 
+/** An id's day without rows (never written to). */
+const NO_ROWS = new Int32Array(0);
+
 /** An id's day as read, kept under its entry while the entry stands (within MAX_NUMBERS). */
-function keep(cache: Map<string, Entry>, k: string, entry: Entry, got: ArrayLike<number> | undefined): Int32Array {
-  const cells = got instanceof Int32Array ? got : Int32Array.from(got ?? []);
+function keep(cache: Map<string, Entry>, k: string, entry: Entry, got: Int32Array | undefined): Int32Array {
+  const cells = got ?? NO_ROWS;
   if (cache.get(k) !== entry) return cells;
   if (keptNumbers + cells.length > MAX_NUMBERS) {
     for (const c of caches.values()) for (const [key, e] of c) if (!(e.cells instanceof Promise)) c.delete(key);
@@ -114,9 +117,9 @@ function keep(cache: Map<string, Entry>, k: string, entry: Entry, got: ArrayLike
  * flattened (an id and day with no rows is absent): from the days' packs where they stand (`packed`),
  * the other days from the rollup, each run of consecutive ones in one `read`.
  */
-export async function readWholeDays(db: Database, width: number, dayColumn: number, ids: number[], d0: number, d1: number, versions: Map<number, string>, read: WholeDays, packed?: PackedRollup): Promise<Map<string, ArrayLike<number>>> {
+export async function readWholeDays(db: Database, width: number, dayColumn: number, ids: number[], d0: number, d1: number, versions: Map<number, string>, read: WholeDays, packed?: PackedRollup): Promise<Map<string, Int32Array>> {
   const fromPacks = packed ? await readPacks(db, packed, ids, d0, d1, versions) : undefined;
-  const byCell = new Map<string, ArrayLike<number>>(fromPacks?.cells);
+  const byCell = new Map<string, Int32Array>(fromPacks?.cells);
   for (let a = d0; a < d1; ) {
     if (fromPacks?.days.has(a)) {
       a++;
