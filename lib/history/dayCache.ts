@@ -8,7 +8,8 @@ import { dayVersions } from '../store/rollups';
 
 /**
  * Rows of [id, ...] with the day number at `dayColumn`, of the given ids and days [d0, d1), as the
- * rollup holds them: flattened (lib/store/intRows.ts), each id's rows of a day together.
+ * rollup holds them: flattened (lib/store/intRows.ts), best ordered by id and day (each id's day is
+ * then a view of the rows, not a copy).
  */
 export type WholeDays = (ids: number[], d0: number, d1: number) => Promise<Int32Array>;
 
@@ -127,16 +128,30 @@ export async function readWholeDays(db: Database, width: number, dayColumn: numb
     }
     let b = a + 1;
     while (b < d1 && !fromPacks?.days.has(b)) b++;
-    // each id's day as a view of the rows read (a day of a hot list's tests is 40,000 rows)
+    // each id's day as a view of the rows read (a day of a hot list's tests is 40,000 rows); rows of
+    // an id's day that come apart (a read not ordered by id and day) are joined into one array
     const rows = await read(ids, a, b);
     for (let start = 0, i = 0; i <= rows.length; i += width) {
       if (i < rows.length && rows[i] === rows[start] && rows[i + dayColumn] === rows[start + dayColumn]) continue;
-      if (i > start) byCell.set(`${rows[start]}|${rows[start + dayColumn]}`, rows.subarray(start, i));
+      if (i > start) {
+        const k = `${rows[start]}|${rows[start + dayColumn]}`;
+        const before = byCell.get(k);
+        const run = rows.subarray(start, i);
+        byCell.set(k, before ? joined(before, run) : run);
+      }
       start = i;
     }
     a = b;
   }
   return byCell;
+}
+
+/** Two runs of rows as one array. */
+function joined(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** Whole days of other things (a day's runs), kept the same way: at most this many days each. */

@@ -44,6 +44,11 @@ const versionKey = (r: PackedRollup, day: number) => `${VERSION_KEY}${r.name}:${
  * another format (fixed-width, before) is not read, and the ingester packs its day again.
  */
 const PACK_FORMAT = 'varint:';
+/** What `kv` records for a pack of the day version `version`. */
+const packedAs = (version: string) => PACK_FORMAT + version;
+/** Whether `r`'s pack of `day` (in `packed`, from packedVersions) stands for the day's version, in this format. */
+const packStands = (packed: Map<string, string>, r: PackedRollup, day: number, version: string | undefined) =>
+  version !== undefined && packed.get(`${r.name}:${day}`) === packedAs(version);
 
 /**
  * A pack's bytes: the values of an id's rows of a day without the id and the day (those are the pack's
@@ -129,10 +134,7 @@ export async function readPacks(sql: Sql, r: PackedRollup, ids: number[], d0: nu
   const cells = new Map<string, Int32Array>();
   if (!ids.length || d1 <= d0) return { days, cells };
   const packed = await packedVersions(sql);
-  for (let d = d0; d < d1; d++) {
-    const v = versions.get(d);
-    if (v !== undefined && packed.get(`${r.name}:${d}`) === PACK_FORMAT + v) days.add(d);
-  }
+  for (let d = d0; d < d1; d++) if (packStands(packed, r, d, versions.get(d))) days.add(d);
   if (!days.size) return { days, cells };
   let lo = Infinity;
   let hi = -Infinity;
@@ -176,7 +178,7 @@ export async function packDays(db: Database, opts: { now?: number; budgetMs?: nu
     const days = [...versions.keys()].filter((d) => d <= lastOver).sort((a, b) => b - a);
     for (const day of days) {
       for (const r of PACKED_ROLLUPS) {
-        if (packed.get(`${r.name}:${day}`) === PACK_FORMAT + versions.get(day)) summary.standing++;
+        if (packStands(packed, r, day, versions.get(day))) summary.standing++;
         else if (Date.now() - t0 >= budget) summary.waiting++;
         else if (await packDay(db, r, day, versions.get(day)!)) summary.packed++;
         else summary.waiting++;
@@ -216,7 +218,7 @@ async function packDay(db: Database, r: PackedRollup, day: number, version: stri
     if ((await dayVersions(sql)).get(day) !== version) return false;
     await sql.run('DELETE FROM day_pack WHERE rollup = ? AND day = ?', [r.name, day]);
     await insertMany(sql, 'day_pack', ['rollup', 'id', 'day', 'cells'], packs);
-    await sql.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [versionKey(r, day), PACK_FORMAT + version]);
+    await sql.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [versionKey(r, day), packedAs(version)]);
     return true;
   });
 }

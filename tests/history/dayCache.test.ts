@@ -79,4 +79,16 @@ describe('cachedDays', () => {
     ]);
     expect(retry.reads).toHaveLength(1);
   });
+
+  it("keeps every row of an id's day when a read gives them apart", async () => {
+    // two jobs of ids 1 and 2 on days 40 and 41, in job order rather than id and day order
+    const read: WholeDays = async (ids, d0, d1) => {
+      const rows: number[] = [];
+      for (const job of [7, 8]) for (const id of ids) for (let d = d0; d < d1; d++) rows.push(id, job, d, id * 100 + d + job);
+      return Int32Array.from(rows);
+    };
+    const rows = (await cachedDays(db, 'apart', 4, 2, [1, 2], 40, 42, read)).flatMap((c) => Array.from({ length: c.length / 4 }, (_, i) => [...c.subarray(4 * i, 4 * i + 4)]));
+    const want = [1, 2].flatMap((id) => [40, 41].flatMap((d) => [7, 8].map((job) => [id, job, d, id * 100 + d + job])));
+    expect(rows.sort((a, b) => a[0] - b[0] || a[2] - b[2] || a[1] - b[1])).toEqual(want);
+  });
 });
