@@ -24,6 +24,9 @@ function logHypergeom(a: number, b: number, c: number, d: number): number {
   return logFact(a + b) + logFact(c + d) + logFact(a + c) + logFact(b + d) - logFact(a + b + c + d) - logFact(a) - logFact(b) - logFact(c) - logFact(d);
 }
 
+/** A term this much smaller than a sum adds nothing to it: a quarter of half its last place (ulp(p) > p * 2^-53). */
+const NEGLIGIBLE = 2 ** -56;
+
 /**
  * One-sided p-value that the "after" failure rate exceeds the "before" one:
  * P(X >= failedAfter) for the table [[failedBefore, passedBefore], [failedAfter, passedAfter]].
@@ -46,8 +49,10 @@ export function fisherGreater(failedBefore: number, runsBefore: number, failedAf
     const d = runsAfter - x;
     if (a < 0 || b < 0 || d < 0) continue;
     const term = Math.exp(margins - L[a] - L[b] - L[x] - L[d]);
-    // a term that fell to 0 is past the distribution's one peak: every later one is 0 too
-    if (term === 0 && last > 0) break;
+    // past the distribution's one peak every term is smaller than the one before: once one is far
+    // under half a unit in the last place of the sum, no later one changes the sum's double, nor
+    // does one that fell to 0 (a hot list's 300,000 terms had 130,000 such)
+    if (term < last && term < p * NEGLIGIBLE) break;
     p += term;
     last = term;
   }

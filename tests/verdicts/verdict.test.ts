@@ -35,6 +35,15 @@ describe("Fisher's exact test", () => {
     // small tables, a test's lookback at OpenShift's scale (its tail runs to terms too small for a double), and edges
     const tables = [[1, 4, 3, 4], [0, 100, 30, 60], [5, 50, 5, 50], [12, 9000, 180, 4000], [300, 40000, 900, 20000], [0, 5, 0, 5], [7, 7, 9, 9], [40, 30, 2, 3]];
     for (let f = 0; f < 60; f += 7) for (let r = 20; r < 3000; r *= 3) tables.push([f, r, f + 9, Math.ceil(r / 2)]);
+    // tables of every shape, up to a lookback's 300,000 runs: the sum stops where its terms no longer
+    // change it, and must stop nowhere sooner (wide, flat tails; the observed count below the peak)
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n);
+    for (let i = 0; i < 300; i++) {
+      const runsBefore = 1 + random([50, 3000, 300_000][i % 3]);
+      const runsAfter = 1 + random(runsBefore);
+      tables.push([random(Math.ceil(runsBefore / (1 + random(40)))), runsBefore, random(Math.ceil(runsAfter / (1 + random(40)))), runsAfter]);
+    }
     for (const [fb, rb, fa, ra] of tables) expect(Object.is(fisherGreater(fb, rb, fa, ra), tail(fb, rb, fa, ra)), `${fb} ${rb} ${fa} ${ra}`).toBe(true);
   });
 });
