@@ -56,13 +56,16 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
     if (!failures && !history.broken.mass) continue; // no failure in the lookback: nothing to judge
     judged.set(id, { history, extras, verdict: judge(history) });
   }
-  // what some rules' evidence needs from the runs themselves, read for those verdicts only
-  await addBrokenRunDetail(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'infra'), judged);
-  await addSameConditionPairs(ctx, [...judged].filter(([, j]) => j.verdict.classification === 'flaky' || j.verdict.classification === 'failing'), judged);
+  // what some rules' evidence needs from the runs themselves, read for those verdicts only, and the
+  // change points' runs of every regression at once. Side by side: each changes only its own tests'
+  // verdicts, and none makes a test of another's (infra stays infra with its detail, a flaky or
+  // failing test's pairs make it flaky or failing, and the regressions were known before either).
+  const of = (...classes: Verdict['classification'][]) => [...judged].filter(([, j]) => classes.includes(j.verdict.classification));
+  const regressions = [...judged].filter(([, j]) => j.verdict.needs?.changeAt !== undefined).map(([id, j]) => ({ id, evidence: j.verdict.evidence, needs: j.verdict.needs! }));
+  await Promise.all([addBrokenRunDetail(ctx, of('infra'), judged), addSameConditionPairs(ctx, of('flaky', 'failing'), judged), nameChanges(ctx, regressions)]);
   const fixedHashes: string[] = [];
   const named = new Map<number, JudgedVerdict>();
-  // the change points' runs of every regression at once, then each verdict's other runs
-  await nameChanges(ctx, [...judged].filter(([, j]) => j.verdict.needs?.changeAt !== undefined).map(([id, j]) => ({ id, evidence: j.verdict.evidence, needs: j.verdict.needs! })));
+  // then each verdict's other runs
   await forEachQuery(db, [...judged], async ([id, { extras, verdict }]) => {
     const { needs, ...v } = verdict;
     if (needs) await nameRuns(ctx, v, needs, id, extras);
