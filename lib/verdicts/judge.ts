@@ -206,15 +206,18 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
 async function nameChanges(ctx: LookbackContext, regressions: { id: number; evidence: Record<string, unknown>; needs: NonNullable<Verdict['needs']> }[]): Promise<void> {
   const { db, lookback: lb } = ctx;
   if (!regressions.length) return;
-  const after = new Map<number, RunRow[]>(regressions.map((r) => [r.id, []]));
+  // the failures after each change by run, job and start only (3,400 rows of 17 regressions: as whole
+  // runs, their texts were most of what the server sent and the client read), then the chosen runs whole
+  type After = { id: number; jobId: number; started: number };
+  const after = new Map<number, After[]>(regressions.map((r) => [r.id, []]));
   const afterRows = await rowsPerKey(
     db,
     regressions.map((r) => [r.id, r.needs.changeAt!]),
-    ([test, changeAt]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ${changeAt} AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
+    ([test, changeAt]) => `SELECT o.run_id, r.job_id, o.started FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ${changeAt} AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
     [lb.at],
   );
-  for (const [id, , ...row] of afterRows) after.get(Number(id))!.push(toRunRow(row));
-  const firsts = new Map<number, RunRow>();
+  for (const [id, , run, job, started] of afterRows) after.get(Number(id))!.push({ id: Number(run), jobId: Number(job), started: Number(started) });
+  const firsts = new Map<number, After>();
   for (const r of regressions) {
     // in the statement's order per test (its rows come as each key's query gives them)
     const runs = after.get(r.id)!.sort((a, b) => a.started - b.started || a.id - b.id);
@@ -222,15 +225,20 @@ async function nameChanges(ctx: LookbackContext, regressions: { id: number; evid
     const first = runs.find((x) => changed.has(ctx.jobs.get(x.jobId)?.name ?? '')) ?? runs[0];
     if (first) firsts.set(r.id, first);
   }
+  const ids = [...new Set([...firsts.values()].map((f) => f.id))];
+  const [chosen, beforeRows] = await Promise.all([
+    ids.length ? db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids) : [],
+    rowsPerKey(
+      db,
+      [...firsts].map(([id, f]) => [id, f.jobId, f.started, f.id]),
+      ([, job, started, run]) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ${job} AND (r.started < ${started} OR (r.started = ${started} AND r.id < ${run})) ORDER BY r.started DESC, r.id DESC LIMIT 50`,
+    ),
+  ]);
+  const runById = new Map(chosen.map((row) => [Number(row[0]), toRunRow(row)]));
   const before = new Map<number, RunRow[]>([...firsts.keys()].map((id) => [id, []]));
-  const beforeRows = await rowsPerKey(
-    db,
-    [...firsts].map(([id, f]) => [id, f.jobId, f.started, f.id]),
-    ([, job, started, run]) => `SELECT ${RUN_ROW} FROM run r WHERE r.job_id = ${job} AND (r.started < ${started} OR (r.started = ${started} AND r.id < ${run})) ORDER BY r.started DESC, r.id DESC LIMIT 50`,
-  );
   for (const [id, , , , ...row] of beforeRows) before.get(Number(id))!.push(toRunRow(row));
   for (const r of regressions) {
-    const first = firsts.get(r.id);
+    const first = runById.get(firsts.get(r.id)?.id ?? -1);
     if (!first) continue;
     const prev = before.get(r.id)!.sort((a, b) => b.started - a.started || b.id - a.id).find((x) => executedIn(ctx, x.testSetId, r.id));
     Object.assign(r.evidence, describeChange(runRef(ctx, first), prev && runRef(ctx, prev)));
