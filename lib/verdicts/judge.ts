@@ -60,9 +60,9 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
   // change points' runs of every regression at once. Side by side: each changes only its own tests'
   // verdicts, and none makes a test of another's (infra stays infra with its detail, a flaky or
   // failing test's pairs make it flaky or failing, and the regressions were known before either).
-  const of = (...classes: Verdict['classification'][]) => [...judged].filter(([, j]) => classes.includes(j.verdict.classification));
+  const judgedAs = (...classes: Verdict['classification'][]) => [...judged].filter(([, j]) => classes.includes(j.verdict.classification));
   const regressions = [...judged].filter(([, j]) => j.verdict.needs?.changeAt !== undefined).map(([id, j]) => ({ id, evidence: j.verdict.evidence, needs: j.verdict.needs! }));
-  await Promise.all([addBrokenRunDetail(ctx, of('infra'), judged), addSameConditionPairs(ctx, of('flaky', 'failing'), judged), nameChanges(ctx, regressions)]);
+  await Promise.all([addBrokenRunDetail(ctx, judgedAs('infra'), judged), addSameConditionPairs(ctx, judgedAs('flaky', 'failing'), judged), nameChanges(ctx, regressions)]);
   const fixedHashes: string[] = [];
   const named = new Map<number, JudgedVerdict>();
   // then each verdict's other runs
