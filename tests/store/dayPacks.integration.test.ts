@@ -1,7 +1,8 @@
 // Day packs (lib/store/dayPacks.ts): each pack holds exactly its day's rollup rows; the answers read
 // from packs (hot lists of all jobs and of one release, causes, test pages) equal the answers read
 // from the rollups; a day written after it was packed is read from
-// the rollup until it is packed again; packing waits for a day to be over and stops at its budget.
+// the rollup until it is packed again, and the packs of days pruned whole go at the next packing;
+// packing waits for a day to be over and stops at its budget.
 // On SQLite and PostgreSQL, on the ingested sample world.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadJobs } from '../../lib/history/jobs';
@@ -95,6 +96,13 @@ describeEachDatabase('day packs', (kind) => {
     expect((await pruneRunsBefore(db, cut)).runs).toBeGreaterThan(0);
     const pruned = await answersJson(target.url);
     expect(pruned).not.toBe(unpacked);
+    // the next packing takes away the packs of the days pruned whole, and packs the cut day again
+    const cutDay = Math.floor(cut / DAY);
+    const packsBefore = async () => Number((await db.rows('SELECT COUNT(*) FROM day_pack WHERE day < ?', [cutDay]))[0][0]);
+    expect(await packsBefore()).toBeGreaterThan(0);
+    expect((await packDays(db, { now: END + 2 * DAY })).packed).toBeGreaterThan(0);
+    expect(await packsBefore()).toBe(0);
+    expect(await answersJson(target.url)).toBe(pruned);
     await db.run("DELETE FROM kv WHERE key >= 'day_pack:' AND key < 'day_pack;'");
     expect(await answersJson(target.url)).toBe(pruned); // the same with no pack at all
     const repacked = await packDays(db, { now: END + 2 * DAY });
