@@ -17,10 +17,11 @@ import { atSplit, bestRise, bestRiseIn, chanceOfCleanRuns, STEP, type Split } fr
 import type { Classification } from './verdict';
 import { addInto, sum, zeros } from '../history/series';
 import { jobSums, slicesOf, type Slice, type Slices } from './slices';
+import { MASS_FAILURE_TESTS } from '../store/rollups';
 
 export const RULES = {
-  /** a run with this many failed tests is a mass failure */
-  massFailureTests: 20,
+  /** a run with this many failed tests is a mass failure (as the rollups count broken runs) */
+  massFailureTests: MASS_FAILURE_TESTS,
   /** infra: at most this many failures outside broken runs */
   infraMaxOutside: 1,
   /** broken: this share of a job's runs fail ... */

@@ -2,10 +2,10 @@
 import { rowsPerKey } from '../store/bulk';
 import { smallInt } from '../store/intRows';
 import type { Database } from '../store/db';
-import { RULES } from './rules';
+import { BROKEN_RUN } from '../store/rollups';
 
-/** A run whose failures say nothing about one test: its install failed, or many tests failed with it. */
-export const BROKEN_SQL = `(r.install_failed = 1 OR r.failed >= ${RULES.massFailureTests})`;
+/** A run whose failures say nothing about one test: its install failed, or many tests failed with it (the rollups' own test). */
+export const BROKEN_SQL = BROKEN_RUN;
 
 /** A run as streaks count it (lib/verdicts/recentRuns.ts): no text, so days of them stay small. */
 export interface RecentRun {
