@@ -64,7 +64,7 @@ export async function causeJobDays(db: Database, sigIds: number[], from: number,
   const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 2,
     width: 5,
-    whole: (d0, d1) => cachedDays(db, SIGNATURE_JOB_DAYS.name, 5, 2, sigIds, d0, d1, (ids, a, b) => int32RowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids, 5, [0, 2]), SIGNATURE_JOB_DAYS),
+    whole: (d0, d1) => cachedDays(db, SIGNATURE_JOB_DAYS.name, 5, 2, sigIds, d0, d1, (ids, a, b, orderBy) => int32RowsIn(db, (p) => `SELECT signature_id, job_id, day, runs, flaked_runs FROM rollup_sig_day WHERE signature_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids, 5, orderBy), SIGNATURE_JOB_DAYS),
     part: (a, b) =>
       int32RowsIn(
         db,

@@ -8,10 +8,10 @@ import { dayVersions } from '../store/rollups';
 
 /**
  * Rows of [id, ...] with the day number at `dayColumn`, of the given ids and days [d0, d1), as the
- * rollup holds them: flattened (lib/store/intRows.ts), best ordered by id and day (each id's day is
- * then a view of the rows, not a copy).
+ * rollup holds them: flattened (lib/store/intRows.ts), in the order of the columns `orderBy` (id and
+ * day: each id's day is then a view of the rows, not a copy).
  */
-export type WholeDays = (ids: number[], d0: number, d1: number) => Promise<Int32Array>;
+export type WholeDays = (ids: number[], d0: number, d1: number, orderBy: number[]) => Promise<Int32Array>;
 
 interface Entry {
   version: string;
@@ -128,9 +128,9 @@ export async function readWholeDays(db: Database, width: number, dayColumn: numb
     }
     let b = a + 1;
     while (b < d1 && !fromPacks?.days.has(b)) b++;
-    // each id's day as a view of the rows read (a day of a hot list's tests is 40,000 rows); rows of
-    // an id's day that come apart (a read not ordered by id and day) are joined into one array
-    const rows = await read(ids, a, b);
+    // asked for by id and day, each id's day is a view of the rows read (a day of a hot list's tests
+    // is 40,000 rows); rows of an id's day that come apart (a read that did not order them) are joined
+    const rows = await read(ids, a, b, [0, dayColumn]);
     for (let start = 0, i = 0; i <= rows.length; i += width) {
       if (i < rows.length && rows[i] === rows[start] && rows[i + dayColumn] === rows[start + dayColumn]) continue;
       if (i > start) {

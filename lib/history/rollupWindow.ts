@@ -95,7 +95,7 @@ async function jobTestTotals(db: Database, from: number, to: number, jobs: Set<n
     whole: async (d0, d1) => {
       if (only) return [await read(4, (w) => `SELECT test_id, ${d0}, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${d0} AND day < ${d1} AND ${jobWhere}${w} GROUP BY test_id`)];
       // the days no pack stands for come summed over the jobs already ([0, test, day, failed, flaked])
-      const unpacked: WholeDays = (_, a, b) => int32Rows(db, `SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${a} AND day < ${b} AND ${jobWhere} GROUP BY test_id, day`, [], 5, [0, 2]);
+      const unpacked: WholeDays = (_, a, b, orderBy) => int32Rows(db, `SELECT 0, test_id, day, SUM(failed), SUM(flaked) FROM rollup_test_day WHERE day >= ${a} AND day < ${b} AND ${jobWhere} GROUP BY test_id, day`, [], 5, orderBy);
       const perJob = await readWholeDays(db, 5, 2, [...jobs], d0, d1, await currentDayVersions(db), unpacked, TEST_DAYS_BY_JOB);
       const sums = new Map<number, number[]>();
       for (const c of perJob.values()) {
@@ -149,7 +149,7 @@ export async function testJobDays(db: Database, testIds: number[], from: number,
     keyLength: 2,
     width: 7,
     memo: `test job days ${testIds.join(',')}`,
-    whole: (d0, d1) => cachedDays(db, TEST_JOB_DAYS.name, 7, 2, testIds, d0, d1, (ids, a, b) => int32RowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids, 7, [0, 2]), TEST_JOB_DAYS),
+    whole: (d0, d1) => cachedDays(db, TEST_JOB_DAYS.name, 7, 2, testIds, d0, d1, (ids, a, b, orderBy) => int32RowsIn(db, (p) => `SELECT test_id, job_id, day, failed, flaked, failed_broken, flaked_broken FROM rollup_test_day WHERE test_id IN (${p}) AND day >= ${a} AND day < ${b}`, ids, 7, orderBy), TEST_JOB_DAYS),
     // the broken runs of the part, a few, looked up as a set: not a join of every outcome to its run
     part: (a, b) => {
       const broken = `o.run_id IN (SELECT r.id FROM ${byTime(db, 'run', 'r')} WHERE r.started >= ${a} AND r.started < ${b} AND ${BROKEN_RUN})`;
@@ -306,7 +306,7 @@ export async function testSignaturePairs(db: Database, by: 'test_id' | 'signatur
   const chunks = await dayRollupChunks(db, from, to, {
     keyLength: 2,
     width: 4,
-    whole: (d0, d1) => cachedDays(db, `rollup_sig_test_day by ${by}`, 4, 2, ids, d0, d1, (some, a, b) => int32RowsIn(db, (p) => `SELECT ${by}, ${other}, day, failed + flaked FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${a} AND day < ${b}`, some, 4, [0, 2])),
+    whole: (d0, d1) => cachedDays(db, `rollup_sig_test_day by ${by}`, 4, 2, ids, d0, d1, (some, a, b, orderBy) => int32RowsIn(db, (p) => `SELECT ${by}, ${other}, day, failed + flaked FROM rollup_sig_test_day WHERE ${by} IN (${p}) AND day >= ${a} AND day < ${b}`, some, 4, orderBy)),
     part: (a, b) => int32RowsIn(db, (p) => `SELECT ${by}, ${other}, started / ${DAY}, COUNT(*) FROM test_outcome WHERE ${by} IN (${p}) AND started >= ${a} AND started < ${b} AND signature_id IS NOT NULL GROUP BY ${by}, ${other}, started / ${DAY}`, ids, 4),
   });
   forEachRow(chunks, 4, 2, (c, i) => {
