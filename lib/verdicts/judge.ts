@@ -8,8 +8,9 @@ import { iso } from '../history/window';
 import { forEachQuery, rowsPerKey, selectRowsIn } from '../store/bulk';
 import type { Database } from '../store/db';
 import { testNames } from '../store/names';
+import { BROKEN_RUN } from '../store/rollups';
 import { judge, type SameConditionPair, type TestHistory, type Verdict } from './rules';
-import { BROKEN_SQL, outcomesOfTests, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { outcomesOfTests, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { jobRunsOfSpan, LATEST_RUNS, LATEST_SECONDS, outcomesOnJob } from './recentRuns';
 import { executedIn, lookbackContext, testHistories, type HistoryExtras, type LookbackContext } from './testHistory';
 import { describeChange, type RunRef } from './verdict';
@@ -86,7 +87,7 @@ export async function verdictsAt(db: Database, at: number, testIds: number[]): P
 async function addBrokenRunDetail(ctx: LookbackContext, infra: [number, unknown][], judged: Map<number, { history: TestHistory; verdict: Verdict }>): Promise<void> {
   await forEachQuery(ctx.db, infra, async ([id]) => {
     const rows = await ctx.db.rows(
-      `SELECT r.install_failed, r.failed FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND ${BROKEN_SQL} LIMIT 5000`,
+      `SELECT r.install_failed, r.failed FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ? AND o.started >= ? AND o.started < ? AND ${BROKEN_RUN} LIMIT 5000`,
       [id, ctx.lookback.from, ctx.lookback.at],
     );
     const j = judged.get(id)!;
@@ -112,7 +113,7 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   const newest = await rowsPerKey(
     db,
     tests.map(([id]) => [id]),
-    ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
+    ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.outcome = 1 AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_RUN} ORDER BY o.started DESC, o.run_id DESC LIMIT ${SAME_CONDITION_EXAMINED}`,
     [lb.from, lb.at],
   );
   for (const [id, ...row] of newest) failures.get(Number(id))!.push(toRunRow(row));
@@ -185,7 +186,7 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
       db,
       [...standIns.values()].map((f) => [f.id, f.started]),
       ([id, started]) => `SELECT ${RUN_ROW} FROM run f JOIN run r ON r.job_id = f.job_id AND r.${column} = f.${column}
-                          WHERE f.id = ${id} AND f.started = ${started} AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_SQL}
+                          WHERE f.id = ${id} AND f.started = ${started} AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_RUN}
                           ORDER BY r.started, r.id LIMIT ${SAME_CONDITION_RUNS}`,
     );
     const runs = rows.map((row) => toRunRow(row.slice(2))).sort((a, b) => a.started - b.started || a.id - b.id);
@@ -213,7 +214,7 @@ async function nameChanges(ctx: LookbackContext, regressions: { id: number; evid
   const afterRows = await rowsPerKey(
     db,
     regressions.map((r) => [r.id, r.needs.changeAt!]),
-    ([test, changeAt]) => `SELECT o.run_id, r.job_id, o.started FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ${changeAt} AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started, o.run_id LIMIT 200`,
+    ([test, changeAt]) => `SELECT o.run_id, r.job_id, o.started FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ${changeAt} AND o.started < ? AND NOT ${BROKEN_RUN} ORDER BY o.started, o.run_id LIMIT 200`,
     [lb.at],
   );
   for (const [id, , run, job, started] of afterRows) after.get(Number(id))!.push({ id: Number(run), jobId: Number(job), started: Number(started) });

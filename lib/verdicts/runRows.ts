@@ -4,9 +4,6 @@ import { smallInt } from '../store/intRows';
 import type { Database } from '../store/db';
 import { BROKEN_RUN } from '../store/rollups';
 
-/** A run whose failures say nothing about one test: its install failed, or many tests failed with it (the rollups' own test). */
-export const BROKEN_SQL = BROKEN_RUN;
-
 /** A run as streaks count it (lib/verdicts/recentRuns.ts): no text, so days of them stay small. */
 export interface RecentRun {
   id: number;
@@ -24,8 +21,8 @@ export interface RunRow extends RecentRun {
   commit: string;
 }
 
-export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
-export const RECENT_RUN = `r.id, r.job_id, r.started, r.test_set_id, CASE WHEN ${BROKEN_SQL} THEN 1 ELSE 0 END`;
+export const RUN_ROW = `r.id, r.job_id, r.build_id, r.url, r.started, r.payload, r.commit_sha, r.test_set_id, CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END`;
+export const RECENT_RUN = `r.id, r.job_id, r.started, r.test_set_id, CASE WHEN ${BROKEN_RUN} THEN 1 ELSE 0 END`;
 export const toRecentRun = (r: unknown[]): RecentRun => ({ id: Number(r[0]), jobId: Number(r[1]), started: Number(r[2]), testSetId: r[3] === null ? null : Number(r[3]), broken: Number(r[4]) === 1 });
 export const toRunRow = (r: unknown[]): RunRow => ({
   id: Number(r[0]), jobId: Number(r[1]), buildId: String(r[2]), url: String(r[3]), started: Number(r[4]), payload: String(r[5] ?? ''), commit: String(r[6] ?? ''),

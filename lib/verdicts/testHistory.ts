@@ -9,11 +9,11 @@ import { forEachQuery, rowsPerKey } from '../store/bulk';
 import type { Database } from '../store/db';
 import { TestSetHolders } from '../store/testSetBlocks';
 import { byTime } from '../store/sql';
-import { dataVersion } from '../store/rollups';
+import { BROKEN_RUN, dataVersion } from '../store/rollups';
 import { bucketStart, GRID_SECONDS, lookback, type Lookback } from './lookback';
 import { latestOutcomes, type StreakAsk } from './recentRuns';
 import { type JobSeries, type TestHistory } from './rules';
-import { BROKEN_SQL, RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
+import { RUN_ROW, toRunRow, type RecentRun, type RunRow } from './runRows';
 import { zeros } from '../history/series';
 
 /**
@@ -300,7 +300,7 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
     const rows = await rowsPerKey(
       ctx.db,
       ids,
-      ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_SQL} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
+      ([test]) => `SELECT ${RUN_ROW} FROM test_outcome o JOIN run r ON r.id = o.run_id WHERE o.test_id = ${test} AND o.started >= ? AND o.started < ? AND NOT ${BROKEN_RUN} ORDER BY o.started DESC, o.run_id DESC LIMIT 1`,
       bounds(day),
     );
     for (const [id, ...row] of rows) last.set(Number(id), toRunRow(row));
@@ -322,7 +322,7 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
         if (!r.broken && executedIn(ctx, r.testSetId, id)) runsSince++;
       }
     } else {
-      const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM ${byTime(ctx.db, 'run', 'r')} WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_SQL} GROUP BY r.test_set_id`, [run.started, dayEnd]);
+      const rest = await ctx.db.rows(`SELECT r.test_set_id, COUNT(*) FROM ${byTime(ctx.db, 'run', 'r')} WHERE r.started > ? AND r.started < ? AND NOT ${BROKEN_RUN} GROUP BY r.test_set_id`, [run.started, dayEnd]);
       for (const [set, count] of rest) if (executedIn(ctx, set === null ? null : Number(set), id)) runsSince += Number(count);
     }
     out.set(id, { run, runsSince });
