@@ -130,9 +130,9 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
   const passedIn = new Map(tests.map(([id]) => [id, new Map<number, boolean>(failures.get(id)!.map((f) => [f.id, false]))]));
   const firstPass = (id: number, f: RunRow) => groups.get(id)!.get(f)!.find((r) => passedIn.get(id)!.get(r.id));
   for (let probes = SAME_CONDITION_PROBES; ; probes *= 2) {
-    const asks = new Map<number, RunRow[]>();
+    const asks = new Map<number, GroupRun[]>();
     for (const [id, ran] of groups) {
-      const ask = new Map<number, RunRow>();
+      const ask = new Map<number, GroupRun>();
       for (const [f, group] of ran) {
         if (firstPass(id, f)) continue;
         for (const r of group.filter((x) => !passedIn.get(id)!.has(x.id)).slice(0, probes)) ask.set(r.id, r);
@@ -160,6 +160,9 @@ async function addSameConditionPairs(ctx: LookbackContext, tests: [number, unkno
 /** Runs looked at per job and payload (or commit) for a pass under the same condition. */
 const SAME_CONDITION_RUNS = 20;
 
+/** A run of a failure's group, as the pairing reads it. */
+type GroupRun = Pick<RunRow, 'id' | 'buildId' | 'started' | 'testSetId'>;
+
 /** What a failure's same condition is: its payload, else its commit (none without either). */
 type Condition = 'payload' | 'commit';
 const conditionOf = (r: RunRow): Condition | undefined => (r.payload ? 'payload' : r.commit ? 'commit' : undefined);
@@ -172,9 +175,9 @@ const conditionKey = (r: RunRow, on: Condition) => `${r.jobId}|${on}|${condition
  * SAME_CONDITION_RUNS of each by start, keyed `job|payload|value` or `job|commit|value`: one read for
  * every test's failures.
  */
-async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Promise<Map<string, RunRow[]>> {
+async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Promise<Map<string, GroupRun[]>> {
   const { db, lookback: lb } = ctx;
-  const out = new Map<string, RunRow[]>();
+  const out = new Map<string, GroupRun[]>();
   for (const on of ['payload', 'commit'] as const) {
     const column = on === 'payload' ? 'payload' : 'commit_sha';
     // a failure of each group stands for it; the group's first runs come through the (job, payload or
@@ -182,19 +185,23 @@ async function sameConditionRuns(ctx: LookbackContext, failures: RunRow[]): Prom
     // PostgreSQL read all of the lookback's runs for that (190 ms at OpenShift's scale).
     const standIns = new Map<string, RunRow>();
     for (const f of failures) if (conditionOf(f) === on && !standIns.has(conditionKey(f, on))) standIns.set(conditionKey(f, on), f);
+    // each group's runs by its stand-in's id, without their URLs, payloads and commits: what the
+    // pairs name of them is their build (7,500 whole runs for a hot list's flaky tests)
+    const keyOf = new Map([...standIns].map(([k, f]) => [f.id, k]));
     const rows = await rowsPerKey(
       db,
       [...standIns.values()].map((f) => [f.id, f.started]),
-      ([id, started]) => `SELECT ${RUN_ROW} FROM run f JOIN run r ON r.job_id = f.job_id AND r.${column} = f.${column}
+      ([id, started]) => `SELECT r.id, r.build_id, r.started, r.test_set_id FROM run f JOIN run r ON r.job_id = f.job_id AND r.${column} = f.${column}
                           WHERE f.id = ${id} AND f.started = ${started} AND r.started >= ${lb.from} AND r.started < ${lb.at} AND NOT ${BROKEN_RUN}
                           ORDER BY r.started, r.id LIMIT ${SAME_CONDITION_RUNS}`,
     );
-    const runs = rows.map((row) => toRunRow(row.slice(2))).sort((a, b) => a.started - b.started || a.id - b.id);
-    for (const r of runs) {
-      const k = conditionKey(r, on);
-      let list = out.get(k);
-      if (!list) out.set(k, (list = []));
-      list.push(r);
+    const runs = rows
+      .map(([standIn, , id, buildId, started, set]) => ({ key: keyOf.get(Number(standIn))!, run: { id: Number(id), buildId: String(buildId), started: Number(started), testSetId: set === null ? null : Number(set) } }))
+      .sort((a, b) => a.run.started - b.run.started || a.run.id - b.run.id);
+    for (const { key, run } of runs) {
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push(run);
     }
   }
   return out;
