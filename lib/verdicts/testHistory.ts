@@ -107,6 +107,25 @@ function jobSlots(ctx: LookbackContext): { slots: number; byName: number[] } {
   return out;
 }
 
+/** A job's series in a test's history (a literal of one shape: 80,000 of these a hot list, most of them shared). */
+function jobSeries(ctx: LookbackContext, jobId: number, runs: readonly number[], failed: ArrayLike<number>, flaked: ArrayLike<number>, latest: readonly number[]): JobSeries {
+  const info = ctx.jobs.get(jobId);
+  return { job: info?.name ?? String(jobId), release: info?.release, platform: info?.platform, upgrade: info?.upgrade ?? false, runs, failed, flaked, latest };
+}
+
+/**
+ * The series of each job where a test neither failed nor flaked and that ran it in every run (most of
+ * a hot list's 100 tests on 800 jobs): the same for every such test, made once per lookback and
+ * shared. Kept out of the 80,000 objects each scavenge copied until the verdicts were judged; the
+ * rules never change a series.
+ */
+const quietSeriesOf = new WeakMap<LookbackContext, (JobSeries | undefined)[]>();
+function quietSeries(ctx: LookbackContext): (JobSeries | undefined)[] {
+  let out = quietSeriesOf.get(ctx);
+  if (!out) quietSeriesOf.set(ctx, (out = []));
+  return out;
+}
+
 /** What the evidence fills in later needs of a test's history. */
 export interface HistoryExtras {
   /** the test's outcome in the recent runs looked at (run id -> 1 failed, 2 flaked) */
@@ -243,7 +262,10 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const lastFailures = await lastHealthyFailures(ctx, failedLast, days);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
+  const healthy = healthyRunsPerJob(ctx);
+  const quiet = quietSeries(ctx);
   for (const [testId, t] of perTest) {
+    const latestOf = latest.get(testId);
     // in the order of the jobs' names, without a sort per test
     const jobs: JobSeries[] = [];
     for (let k = 0; k < byName.length; k++) {
@@ -251,19 +273,14 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
       const has = t.has[jobId];
       const runs = t.runs[jobId];
       if (!has && !runs) continue;
-      const info = ctx.jobs.get(jobId);
+      const jobLatest = latestOf?.get(jobId);
+      // a job where the test passed every run, in every set of the job: the job's one series
+      if (!has && !jobLatest && runs && runs === healthy.get(jobId)?.all) {
+        jobs.push((quiet[jobId] ??= jobSeries(ctx, jobId, runs, none, none, NO_LATEST)));
+        continue;
+      }
       const at = jobId * stride;
-      // (a literal of one shape: 80,000 of these a hot list)
-      jobs.push({
-        job: info?.name ?? String(jobId),
-        release: info?.release,
-        platform: info?.platform,
-        upgrade: info?.upgrade ?? false,
-        runs: runs ?? none,
-        failed: has & 1 ? t.failures.subarray(at, at + n) : none,
-        flaked: has & 2 ? t.failures.subarray(at + n, at + stride) : none,
-        latest: latest.get(testId)?.get(jobId) ?? NO_LATEST,
-      });
+      jobs.push(jobSeries(ctx, jobId, runs ?? none, has & 1 ? t.failures.subarray(at, at + n) : none, has & 2 ? t.failures.subarray(at + n, at + stride) : none, jobLatest ?? NO_LATEST));
     }
     const last = lastFailures.get(testId);
     out.set(testId, {
