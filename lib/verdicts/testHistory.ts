@@ -259,7 +259,17 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const failedLast = [...perTest].filter(([, t]) => t.lastDay >= 0).map(([id, t]) => ({ id, day: t.lastDay }));
   const lastDays = new Set(failedLast.map((t) => lb.firstCell + t.day));
   const { recentOutcomes, recentRuns, recentFrom, days, latest } = await latestOutcomes(db, lb, asks, (set, test) => executedIn(ctx, set, test), lastDays);
-  const lastFailures = await lastHealthyFailures(ctx, failedLast, days);
+  // the healthy runs that executed a test on the days after `day`: its runs per job summed above
+  const runsAfter = (id: number, day: number): number => {
+    const runs = perTest.get(id)!.runs;
+    let total = 0;
+    for (let jobId = 0; jobId < runs.length; jobId++) {
+      const r = runs[jobId];
+      for (let b = day + 1; r && b < r.length; b++) total += r[b];
+    }
+    return total;
+  };
+  const lastFailures = await lastHealthyFailures(ctx, failedLast, days, runsAfter);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
   const healthy = healthyRunsPerJob(ctx);
@@ -305,7 +315,7 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
  * healthy runs that executed it since: whole days from the cells, that day's rest from its runs (in
  * memory where the streaks read that day, else counted per test set).
  */
-async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[], daysRead: Map<number, RecentRun[]>): Promise<Map<number, { run: RunRow; runsSince: number }>> {
+async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[], daysRead: Map<number, RecentRun[]>, runsAfter: (id: number, day: number) => number): Promise<Map<number, { run: RunRow; runsSince: number }>> {
   const out = new Map<number, { run: RunRow; runsSince: number }>();
   const { lookback: lb } = ctx;
   const bounds = (day: number) => [Math.max(lb.from, bucketStart(lb, day)), Math.min(lb.at, bucketStart(lb, day + 1))];
@@ -325,13 +335,7 @@ async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; da
   await forEachQuery(ctx.db, [...last], async ([id, run]) => {
     const day = dayOf.get(id)!;
     const dayEnd = bounds(day)[1];
-    let runsSince = 0;
-    healthyRunsPerJob(ctx).forEach((job) => {
-      for (let i = 0; i < job.sets.length; i++) {
-        const g = job.sets[i];
-        if (executedIn(ctx, g.setId, id)) for (let b = day + 1; b < g.runs.length; b++) runsSince += g.runs[b];
-      }
-    });
+    let runsSince = runsAfter(id, day);
     const read = daysRead.get(lb.firstCell + day);
     if (read) {
       for (let i = firstAfter(read, run.started); i < read.length && read[i].started < dayEnd; i++) {
