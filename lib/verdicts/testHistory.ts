@@ -312,8 +312,8 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
 
 /**
  * Each test's latest failure or flake in a healthy run (in the day its last one fell on) and the
- * healthy runs that executed it since: whole days from the cells, that day's rest from its runs (in
- * memory where the streaks read that day, else counted per test set).
+ * healthy runs that executed it since: the whole days after from its runs per job (`runsAfter`),
+ * that day's rest from its runs (in memory where the streaks read that day, else counted per test set).
  */
 async function lastHealthyFailures(ctx: LookbackContext, tests: { id: number; day: number }[], daysRead: Map<number, RecentRun[]>, runsAfter: (id: number, day: number) => number): Promise<Map<number, { run: RunRow; runsSince: number }>> {
   const out = new Map<number, { run: RunRow; runsSince: number }>();
