@@ -235,7 +235,7 @@ async function nameChanges(ctx: LookbackContext, regressions: { id: number; evid
   }
   const ids = [...new Set([...firsts.values()].map((f) => f.id))];
   const [chosen, beforeRows] = await Promise.all([
-    ids.length ? db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${ids.map(() => '?').join(', ')})`, ids) : [],
+    selectRowsIn(db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${p})`, ids),
     rowsPerKey(
       db,
       [...firsts].map(([id, f]) => [id, f.jobId, f.started, f.id]),
@@ -281,7 +281,7 @@ async function nameRuns(ctx: LookbackContext, v: JudgedVerdict, needs: NonNullab
       }
       if (oldest) named.push({ entry, key: 'since', run: oldest.id });
     }
-    const rows = named.length ? await db.rows(`SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${named.map(() => '?').join(', ')})`, named.map((n) => n.run)) : [];
+    const rows = await selectRowsIn(db, (p) => `SELECT ${RUN_ROW} FROM run r WHERE r.id IN (${p})`, named.map((n) => n.run));
     const byId = new Map(rows.map((r) => [Number(r[0]), toRunRow(r)]));
     for (const n of named) {
       const run = byId.get(n.run);
