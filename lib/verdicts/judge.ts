@@ -216,7 +216,7 @@ async function nameChanges(ctx: LookbackContext, regressions: { id: number; evid
   if (!regressions.length) return;
   // the failures after each change by run, job and start only (3,400 rows of 17 regressions: as whole
   // runs, their texts were most of what the server sent and the client read), then the chosen runs whole
-  type After = { id: number; jobId: number; started: number };
+  type After = Pick<RecentRun, 'id' | 'jobId' | 'started'>;
   const after = new Map<number, After[]>(regressions.map((r) => [r.id, []]));
   const afterRows = await rowsPerKey(
     db,

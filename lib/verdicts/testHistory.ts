@@ -223,7 +223,8 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const held = new Int32Array(tests.length); // the job's sets holding each test
   const some: (number[] | undefined)[] = new Array(tests.length).fill(undefined); // a test in some of the job's sets only: their runs
   const touched: number[] = [];
-  healthyRunsPerJob(ctx).forEach((job, jobId) => {
+  const healthy = healthyRunsPerJob(ctx);
+  healthy.forEach((job, jobId) => {
     touched.length = 0;
     for (let i = 0; i < job.sets.length; i++) {
       const holding = inSet.get(job.sets[i].setId);
@@ -272,7 +273,6 @@ export async function testHistories(ctx: LookbackContext, testIds: number[], nam
   const lastFailures = await lastHealthyFailures(ctx, failedLast, days, runsAfter);
 
   const out = new Map<number, { history: TestHistory; extras: HistoryExtras }>();
-  const healthy = healthyRunsPerJob(ctx);
   const quiet = quietSeries(ctx);
   for (const [testId, t] of perTest) {
     const latestOf = latest.get(testId);
