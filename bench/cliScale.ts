@@ -48,7 +48,12 @@ function call(args: string[]): { s: number; mb?: number; stdout: string } {
   return { s, mb: Number.isFinite(kb) ? kb / 1024 : undefined, stdout: r.stdout };
 }
 
-const hourIso = (k: number) => new Date((Math.floor(newest / 3600) - 5 - 7 * k) * 3600 * 1000 + 1800 * 1000).toISOString();
+// The hours asked are fixed times of day (14:30, 07:30, 00:30, 17:30 the day before, ...), counted
+// back from the last 14:30 UTC at least five hours before the newest run: how much of its day a call
+// reads weighs as much as the code, so databases generated at other times of day are asked the same.
+const ANCHOR_OF_DAY = 14.5 * 3600;
+const anchor = Math.floor((newest - 5 * 3600 - ANCHOR_OF_DAY) / 86400) * 86400 + ANCHOR_OF_DAY;
+const hourIso = (k: number) => new Date((anchor - 7 * 3600 * k) * 1000).toISOString();
 const top = JSON.parse(call(['hotlist', '--limit', '1', '--json']).stdout).items[0]?.id as string;
 
 const commands: [string, (k: number) => string[]][] = [
