@@ -5,10 +5,10 @@
 // rows. The rollups stay the truth and are written as before: the ingester packs a day once it is
 // over (packDays, after a pass), recording the day's version (lib/store/rollups.ts) it packed, and
 // readers take a pack only while that version is the day's own, so a late run or a pruned one
-// only sends readers back to the rollup until the day is packed again.
-import { insertMany } from './bulk';
+// only sends readers back to the rollup until the day is packed again. A day pruned whole is forgotten.
+import { inChunks, insertMany } from './bulk';
 import type { Database } from './db';
-import { DAY, dayVersions } from './rollups';
+import { DAY, dayVersions, dropDayVersions } from './rollups';
 import type { Sql } from './sql';
 
 /** A per-day rollup read per id: its row as answers read it, the id first and the day third. */
@@ -125,6 +125,26 @@ async function packedVersions(sql: Sql): Promise<Map<string, string>> {
 }
 
 /**
+ * Forgets the days before the first stored run (retention pruned them whole): their packs, each pack's
+ * record in kv and the day's version. Packed again as empty days, they were kept for good, and each
+ * packing counted them standing. Returns the days forgotten.
+ */
+async function forgetPrunedDays(db: Database, versions: Map<number, string>): Promise<number[]> {
+  return db.tx(async (sql) => {
+    const [[first]] = await sql.rows('SELECT MIN(started) FROM run');
+    const firstDay = first === null ? Infinity : Math.floor(Number(first) / DAY);
+    const gone = [...versions.keys()].filter((d) => d < firstDay);
+    if (!gone.length) return gone;
+    const goneDays = new Set(gone);
+    for (const [placeholders, days] of inChunks(gone, 500)) await sql.run(`DELETE FROM day_pack WHERE day IN (${placeholders})`, days);
+    const keys = [...(await packedVersions(sql)).keys()].filter((k) => goneDays.has(Number(k.slice(k.lastIndexOf(':') + 1)))).map((k) => VERSION_KEY + k);
+    for (const [placeholders, chunk] of inChunks(keys, 500)) await sql.run(`DELETE FROM kv WHERE key IN (${placeholders})`, chunk);
+    await dropDayVersions(sql, gone);
+    return gone;
+  });
+}
+
+/**
  * The packed rows of `ids` over the days [d0, d1) whose pack stands at the day `versions` given (read
  * before this, so a pack is never older than the version it is taken for): `days`, the days the packs
  * answer for (an id with no pack there has no rows that day); `cells`, "id|day" -> rows, flattened.
@@ -157,6 +177,8 @@ export interface PackSummary {
   standing: number;
   /** days over that wait for a later call (the budget ran out) */
   waiting: number;
+  /** days before the first stored run (pruned whole) whose packs and versions went */
+  forgotten: number;
   ms: number;
   errors: string[];
 }
@@ -170,9 +192,13 @@ export async function packDays(db: Database, opts: { now?: number; budgetMs?: nu
   const t0 = Date.now();
   const now = opts.now ?? Math.floor(Date.now() / 1000);
   const budget = opts.budgetMs ?? PACK_BUDGET_MS;
-  const summary: PackSummary = { packed: 0, standing: 0, waiting: 0, ms: 0, errors: [] };
+  const summary: PackSummary = { packed: 0, standing: 0, waiting: 0, forgotten: 0, ms: 0, errors: [] };
   try {
     const versions = await dayVersions(db);
+    for (const day of await forgetPrunedDays(db, versions)) {
+      versions.delete(day);
+      summary.forgotten++;
+    }
     const packed = await packedVersions(db);
     const lastOver = Math.floor((now - PACK_AFTER_S) / DAY) - 1;
     const days = [...versions.keys()].filter((d) => d <= lastOver).sort((a, b) => b - a);
@@ -225,5 +251,6 @@ async function packDay(db: Database, r: PackedRollup, day: number, version: stri
 
 export function formatPackSummary(s: PackSummary): string {
   const errors = s.errors.length ? `; not all: ${s.errors.join('; ')}` : '';
-  return `day packs: ${s.packed} packed, ${s.standing} standing, ${s.waiting} waiting, in ${(s.ms / 1000).toFixed(1)} s${errors}`;
+  const forgotten = s.forgotten ? `, ${s.forgotten} pruned days forgotten` : '';
+  return `day packs: ${s.packed} packed, ${s.standing} standing, ${s.waiting} waiting${forgotten}, in ${(s.ms / 1000).toFixed(1)} s${errors}`;
 }

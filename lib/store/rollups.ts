@@ -13,7 +13,7 @@
 //   rollup_sig_hour    per signature and hour, all jobs
 //   rollup_sig_test_day per signature, test and day: failed and flaked runs (a cause's tests)
 import crypto from 'node:crypto';
-import { insertMany } from './bulk';
+import { inChunks, insertMany } from './bulk';
 import type { Param, Sql } from './db';
 
 /** A run whose failures say nothing about any one test: its install or setup failed, or this many tests failed. */
@@ -235,6 +235,11 @@ export async function bumpDataVersion(sql: Sql, days: Iterable<number>): Promise
 
 export async function dataVersion(sql: Sql): Promise<string> {
   return (await sql.get<{ value: string }>("SELECT value FROM kv WHERE key = 'data_version'"))?.value ?? '0';
+}
+
+/** Forgets the versions of `days` (day numbers): days with no data left, as before they were first written. */
+export async function dropDayVersions(sql: Sql, days: number[]): Promise<void> {
+  for (const [placeholders, keys] of inChunks(days.map((d) => `${DAY_VERSION}${d}`), 500)) await sql.run(`DELETE FROM kv WHERE key IN (${placeholders})`, keys);
 }
 
 /** Each UTC day's version (days never written have none). */

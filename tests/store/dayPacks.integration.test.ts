@@ -1,7 +1,7 @@
 // Day packs (lib/store/dayPacks.ts): each pack holds exactly its day's rollup rows; the answers read
 // from packs (hot lists of all jobs and of one release, causes, test pages) equal the answers read
 // from the rollups; a day written after it was packed is read from
-// the rollup until it is packed again, and the packs of days pruned whole go at the next packing;
+// the rollup until it is packed again, and the next packing forgets days pruned whole;
 // packing waits for a day to be over and stops at its budget.
 // On SQLite and PostgreSQL, on the ingested sample world.
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -96,17 +96,25 @@ describeEachDatabase('day packs', (kind) => {
     expect((await pruneRunsBefore(db, cut)).runs).toBeGreaterThan(0);
     const pruned = await answersJson(target.url);
     expect(pruned).not.toBe(unpacked);
-    // the next packing takes away the packs of the days pruned whole, and packs the cut day again
+    // the next packing forgets the days pruned whole (their packs and what kv records of them), and
+    // packs the cut day again
     const cutDay = Math.floor(cut / DAY);
     const packsBefore = async () => Number((await db.rows('SELECT COUNT(*) FROM day_pack WHERE day < ?', [cutDay]))[0][0]);
+    const keysBefore = async () =>
+      (await db.rows("SELECT key FROM kv WHERE (key >= 'day_pack:' AND key < 'day_pack;') OR (key >= 'rollup_day:' AND key < 'rollup_day;')")).filter(([k]) => Number(String(k).split(':').pop()) < cutDay);
     expect(await packsBefore()).toBeGreaterThan(0);
-    expect((await packDays(db, { now: END + 2 * DAY })).packed).toBeGreaterThan(0);
+    const prunedDays = [...(await dayVersions(db)).keys()].filter((d) => d < cutDay).length;
+    expect(prunedDays).toBeGreaterThan(0);
+    const repacked = await packDays(db, { now: END + 2 * DAY });
+    expect(repacked).toMatchObject({ packed: PACKED_ROLLUPS.length, forgotten: prunedDays, waiting: 0, errors: [] }); // the cut day's packs, no more
+    expect(repacked.standing + repacked.packed).toBe((await dayVersions(db)).size * PACKED_ROLLUPS.length);
     expect(await packsBefore()).toBe(0);
+    expect(await keysBefore()).toEqual([]);
     expect(await answersJson(target.url)).toBe(pruned);
+    expect(await packDays(db, { now: END + 2 * DAY })).toMatchObject({ packed: 0, forgotten: 0 });
     await db.run("DELETE FROM kv WHERE key >= 'day_pack:' AND key < 'day_pack;'");
     expect(await answersJson(target.url)).toBe(pruned); // the same with no pack at all
-    const repacked = await packDays(db, { now: END + 2 * DAY });
-    expect(repacked.packed).toBeGreaterThan(0);
+    expect((await packDays(db, { now: END + 2 * DAY })).packed).toBeGreaterThan(0);
     expect(await answersJson(target.url)).toBe(pruned);
   }, 180_000);
 });
