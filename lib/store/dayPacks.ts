@@ -8,6 +8,7 @@
 // only sends readers back to the rollup until the day is packed again. A day pruned whole is forgotten.
 import { inChunks, insertMany } from './bulk';
 import type { Database } from './db';
+import { deleteKv } from './kv';
 import { DAY, dayVersions, dropDayVersions } from './rollups';
 import type { Sql } from './sql';
 
@@ -130,15 +131,17 @@ async function packedVersions(sql: Sql): Promise<Map<string, string>> {
  * packing counted them standing. Returns the days forgotten.
  */
 async function forgetPrunedDays(db: Database, versions: Map<number, string>): Promise<number[]> {
-  return db.tx(async (sql) => {
+  const daysBeforeFirstRun = async (sql: Sql) => {
     const [[first]] = await sql.rows('SELECT MIN(started) FROM run');
     const firstDay = first === null ? Infinity : Math.floor(Number(first) / DAY);
-    const gone = [...versions.keys()].filter((d) => d < firstDay);
-    if (!gone.length) return gone;
-    const goneDays = new Set(gone);
+    return [...versions.keys()].filter((d) => d < firstDay);
+  };
+  // most packings find none: no write transaction for those
+  if (!(await daysBeforeFirstRun(db)).length) return [];
+  return db.tx(async (sql) => {
+    const gone = await daysBeforeFirstRun(sql);
     for (const [placeholders, days] of inChunks(gone, 500)) await sql.run(`DELETE FROM day_pack WHERE day IN (${placeholders})`, days);
-    const keys = [...(await packedVersions(sql)).keys()].filter((k) => goneDays.has(Number(k.slice(k.lastIndexOf(':') + 1)))).map((k) => VERSION_KEY + k);
-    for (const [placeholders, chunk] of inChunks(keys, 500)) await sql.run(`DELETE FROM kv WHERE key IN (${placeholders})`, chunk);
+    await deleteKv(sql, gone.flatMap((d) => PACKED_ROLLUPS.map((r) => versionKey(r, d))));
     await dropDayVersions(sql, gone);
     return gone;
   });

@@ -1,4 +1,5 @@
 // Small durable state in the kv table (cursors, coverage): JSON values by key.
+import { inChunks } from './bulk';
 import type { Sql } from './db';
 
 /** The value stored under `key` if it is a JSON object (else undefined: not ours to read, start over). */
@@ -14,4 +15,9 @@ export async function readKv<T>(db: Sql, key: string): Promise<Partial<T> | unde
 
 export async function writeKv(db: Sql, key: string, value: unknown): Promise<void> {
   await db.run('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, JSON.stringify(value)]);
+}
+
+/** Deletes `keys` (any not there are no matter). */
+export async function deleteKv(db: Sql, keys: string[]): Promise<void> {
+  for (const [placeholders, chunk] of inChunks(keys, 500)) await db.run(`DELETE FROM kv WHERE key IN (${placeholders})`, chunk);
 }

@@ -13,8 +13,9 @@
 //   rollup_sig_hour    per signature and hour, all jobs
 //   rollup_sig_test_day per signature, test and day: failed and flaked runs (a cause's tests)
 import crypto from 'node:crypto';
-import { inChunks, insertMany } from './bulk';
+import { insertMany } from './bulk';
 import type { Param, Sql } from './db';
+import { deleteKv } from './kv';
 
 /** A run whose failures say nothing about any one test: its install or setup failed, or this many tests failed. */
 export const MASS_FAILURE_TESTS = 20;
@@ -239,7 +240,7 @@ export async function dataVersion(sql: Sql): Promise<string> {
 
 /** Forgets the versions of `days` (day numbers): days with no data left, as before they were first written. */
 export async function dropDayVersions(sql: Sql, days: number[]): Promise<void> {
-  for (const [placeholders, keys] of inChunks(days.map((d) => `${DAY_VERSION}${d}`), 500)) await sql.run(`DELETE FROM kv WHERE key IN (${placeholders})`, keys);
+  await deleteKv(sql, days.map((d) => `${DAY_VERSION}${d}`));
 }
 
 /** Each UTC day's version (days never written have none). */
